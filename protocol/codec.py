@@ -1,0 +1,54 @@
+"""One decoder per direction, built once; decoding is the validation boundary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from protocol.commands import Command
+from protocol.config import TableConfig
+from protocol.events import Event
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A replay file: a table's configuration and the commands recorded at it."""
+
+    config: TableConfig
+    commands: list[Command] = []
+
+
+class ProtocolError(ValueError):
+    """Input that does not decode; the message names the field path."""
+
+
+_command_decoder = msgspec.json.Decoder(Command)
+_scenario_decoder = msgspec.json.Decoder(Scenario)
+_event_decoder = msgspec.json.Decoder(Event)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_command(data: bytes | str) -> Command:
+    try:
+        return _command_decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def decode_scenario(data: bytes | str) -> Scenario:
+    try:
+        return _scenario_decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def decode_event(data: bytes | str) -> Event:
+    return _event_decoder.decode(data)
+
+
+def encode(message: Any) -> bytes:
+    return _encoder.encode(message)
+
+
+def encode_event(event: Event) -> bytes:
+    return _encoder.encode(event)

@@ -1,0 +1,1 @@
+"""Tablewire's server: the rules engine (``server.engine``) and the shells around it."""

@@ -1,0 +1,132 @@
+"""The betting round: who acts, what it owes, and how far it may raise (rules 45, 49, 50, 56).
+
+Everything here reads the state; nothing changes it.
+"""
+
+from __future__ import annotations
+
+from server.engine.state import Seat, TableState
+
+LIMIT_GAMES = frozenset({"LHE", "LO8"})
+POT_LIMIT_GAMES = frozenset({"PLHE", "PLO", "PLO8"})
+
+
+def is_limit(t: TableState) -> bool:
+    return t.game in LIMIT_GAMES
+
+
+def bet_unit(t: TableState) -> int:
+    """Fixed-limit bet size: the small bet (= big blind) early, the big bet on turn and river."""
+    bb = t.level.blinds[1]
+    return bb * 2 if t.street in ("turn", "river") else bb
+
+
+def owed(t: TableState, s: Seat) -> int:
+    """What the seat must add to call (never more than it has)."""
+    return max(0, min(t.current_bet - s.bet, s.stack))
+
+
+def all_in_to(s: Seat) -> int:
+    return s.bet + s.stack
+
+
+def others_with_chips(t: TableState, s: Seat) -> bool:
+    return any(o is not s and o.live and o.stack > 0 for o in t.seats)
+
+
+def reopened(t: TableState, s: Seat) -> bool:
+    """49: a seat that has acted may raise again only facing at least a full bet or raise.
+
+    Short all-ins add up (seed 003 example 1); in limit half a bet is enough (49-B).
+    """
+    if not s.acted:
+        return True
+    faced = t.current_bet - s.bet
+    if is_limit(t):
+        return faced * 2 >= bet_unit(t)
+    return faced >= t.last_full
+
+
+def cap_reached(t: TableState) -> bool:
+    """50: in limit the bets and raises on a street are capped until the event is heads-up."""
+    return is_limit(t) and not t.heads_up_event and t.bets >= t.cap
+
+
+def can_raise(t: TableState, s: Seat) -> bool:
+    return (
+        all_in_to(s) > t.current_bet
+        and others_with_chips(t, s)
+        and not cap_reached(t)
+        and reopened(t, s)
+    )
+
+
+def full_min_raise_to(t: TableState) -> int:
+    """45-A: the current bet plus the largest full bet or raise increment of the street.
+
+    In limit the raise is the fixed unit on top of the last full bet, so a short all-in of
+    less than half a bet is completed rather than raised over (49-B).
+    """
+    if is_limit(t):
+        return t.full_bet + bet_unit(t)
+    if t.current_bet == 0:
+        return max(t.last_full, t.level.blinds[1])
+    return t.current_bet + t.last_full
+
+
+def pot_limit_max_to(t: TableState, s: Seat) -> int:
+    """56: a pot-sized raise is the pot after calling, on top of the call.
+
+    Pre-flop the blinds count as fully posted even when dead or short (56-B).
+    """
+    pot = t.pot_total()
+    if t.street == "preflop":
+        sb_amount, bb_amount = t.level.blinds
+        sb = t.seat(t.small_blind) if t.small_blind is not None else None
+        bb = t.seat(t.big_blind)
+        pot += max(0, sb_amount - (sb.bet if sb else 0))
+        pot += max(0, bb_amount - (bb.bet if bb else 0))
+    call = t.current_bet - s.bet
+    return t.current_bet + pot + call
+
+
+def raise_bounds(t: TableState, s: Seat) -> tuple[int, int]:
+    """The minimum and maximum raise-to totals for a seat allowed to raise."""
+    top = all_in_to(s)
+    low = min(full_min_raise_to(t), top)
+    if is_limit(t):
+        return low, low
+    if t.game in POT_LIMIT_GAMES:
+        return low, max(low, min(pot_limit_max_to(t, s), top))
+    return low, top
+
+
+def needs_to_act(t: TableState, s: Seat) -> bool:
+    if not s.live or s.stack == 0:
+        return False
+    if s.bet < t.current_bet:
+        return True
+    return not s.acted and others_with_chips(t, s)
+
+
+def next_to_act(t: TableState, after: int) -> Seat | None:
+    """The first seat clockwise after seat ``after`` that still has to act."""
+    seats = t.seats
+    n = len(seats)
+    start = 0
+    for i, s in enumerate(seats):
+        if s.number > after:
+            start = i
+            break
+    else:
+        start = 0
+    for k in range(n):
+        s = seats[(start + k) % n]
+        if needs_to_act(t, s):
+            return s
+    return None
+
+
+def betting_possible(t: TableState) -> bool:
+    """Two or more live seats still have chips behind."""
+    return sum(1 for s in t.seats if s.live and s.stack > 0) >= 2

@@ -1,0 +1,75 @@
+"""Where the button and the blinds go for the next hand (rules 9, 11, 34, 36).
+
+Tournaments play a dead button (34): the big blind moves to the next player, the small blind
+sits where the big blind was, and the button where the small blind was — even on an empty
+seat. When the button would be dead and several seats are empty, it moves past them so that
+new players can sit anywhere but between the small blind and the button (36-B). Heads-up the
+small blind is the button (36-C), and nobody takes the big blind twice in a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.engine.state import TableState
+
+
+@dataclass(frozen=True)
+class Positions:
+    button: int
+    small_blind: int | None
+    sb_pos: int
+    big_blind: int
+    dealt: tuple[int, ...]
+
+
+def _after(numbers: list[int], seat: int) -> int:
+    """The first of ``numbers`` clockwise after seat ``seat``."""
+    later = [n for n in numbers if n > seat]
+    return later[0] if later else numbers[0]
+
+
+def _between(seat: int, start: int, end: int) -> bool:
+    """Seat lies strictly clockwise-between ``start`` and ``end``."""
+    if start < end:
+        return start < seat < end
+    return seat > start or seat < end
+
+
+def next_positions(t: TableState) -> Positions | None:
+    """Button, blinds and the seats dealt in; None when fewer than two can play."""
+    players = [s.number for s in t.seats if s.stack > 0]
+    if len(players) < 2:
+        return None
+    if not t.started:
+        button = t.button
+        if len(players) == 2 and button in players:
+            sb = button
+        else:
+            sb = _after(players, button)
+        bb = _after(players, sb)
+        return Positions(button, sb, sb, bb, tuple(players))
+    sb_pos = t.big_blind
+    button = t.sb_pos
+    occupied = {s.number for s in t.seats}
+    if button not in occupied:
+        # 36-B: a dead button moves past empty seats up to the small blind.
+        step = button % 10 + 1
+        while step != sb_pos and step not in occupied:
+            button = step
+            step = step % 10 + 1
+    # New players may not be dealt in between the small blind and the button (9, 11-A).
+    waiting = {s.number for s in t.seats if s.waiting and _waits(s.number, button, sb_pos)}
+    dealt = [n for n in players if n not in waiting]
+    if len(dealt) < 2:
+        return None
+    bb = _after(dealt, t.big_blind)
+    if len(dealt) == 2:
+        other = next(n for n in dealt if n != bb)
+        return Positions(other, other, other, bb, tuple(dealt))
+    sb = sb_pos if sb_pos in dealt else None
+    return Positions(button, sb, sb_pos, bb, tuple(dealt))
+
+
+def _waits(seat: int, button: int, sb_pos: int) -> bool:
+    return seat == button or _between(seat, button, sb_pos)

@@ -1,0 +1,247 @@
+"""Reading what a seat did: words, chips and which came first (rules 42-48, 53, 56-57, 59, 63).
+
+The dealer records what really happened; this module says what it means under the TDA. The
+result is a :class:`Reading` — the action it became, the seat's total on the street, the chips
+that go back and the rules applied — or a :class:`FloorNeeded` where the TDA leaves the answer
+to the floor.
+
+``front`` below is every chip now in front of the seat: for ``prior="left"`` the chips already
+there plus the ones pushed; for ``pulled`` and ``partly_pulled`` the chips listed (rule 48).
+Whatever of ``front`` the ruling does not take goes back to the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from protocol.commands import Act
+from server.engine import betting
+from server.engine.errors import Illegal
+from server.engine.state import Seat, TableState
+
+
+@dataclass
+class Reading:
+    action: str
+    """fold, check, call or raise (a raise with no bet to face is announced as a bet)."""
+    total: int
+    returned: int = 0
+    rules: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FloorNeeded:
+    rule: str
+    options: list[str]
+    pushed: int
+    forfeit: int
+    why: str
+
+
+def read(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded:
+    """Interpret one recorded action of the seat to act."""
+    declare, amount, chips = act.declare, act.amount, act.chips
+    rules: list[str] = []
+    if chips and (declare is not None or amount is not None):
+        # 42-A: when words and chips both come, the first decides; at once, clear words win.
+        rules.append("42-A")
+        if act.first == "chips":
+            declare, amount = None, None
+    base = s.bet if act.prior == "left" else 0
+    if act.prior != "left":
+        rules.append("48-C")
+    front = base + sum(chips) if chips else None
+    if declare is not None:
+        return _declared(t, s, declare, amount, chips, front, rules)
+    if amount is not None and not chips:
+        # 42-C: a bare amount is the same as pushing that many chips silently.
+        rules.append("42-C")
+        amount = _unclear(t, s, amount, rules)
+        return _silent(t, s, s.bet + amount, None, amount, act, rules)
+    return _silent(t, s, front or 0, min(chips), len(chips), act, rules)
+
+
+def _declared(
+    t: TableState,
+    s: Seat,
+    declare: str,
+    amount: int | None,
+    chips: list[int],
+    front: int | None,
+    rules: list[str],
+) -> Reading:
+    facing = t.current_bet > s.bet
+    top = betting.all_in_to(s)
+    if declare == "fold":
+        if not facing:
+            return _ruled("fold", s.bet, front, [*rules, "60"], ["a fold with no bet to face is binding"])
+        return _ruled("fold", s.bet, front, rules, [])
+    if declare == "check":
+        if facing:
+            raise Illegal(
+                "57",
+                f"seat {s.number} faces {t.current_bet:,}: a check is not an action here;"
+                " the seat may call or fold, not raise",
+            )
+        return _ruled("check", s.bet, front, rules, [])
+    if declare == "call":
+        if not facing:
+            return _ruled("check", s.bet, front, [*rules, "57-A"], ["'call' with no bet to face is a check"])
+        why = []
+        if front is not None and front < t.current_bet and front < top:
+            rules.append("53-A")
+            why.append("'call' binds the full amount")
+        return _ruled("call", min(t.current_bet, top), front, rules, why)
+    if declare == "all_in":
+        return _to_total(t, s, top, front, rules, [])
+    _check_may_raise(t, s)
+    low, high = betting.raise_bounds(t, s)
+    if declare == "pot" and t.game in betting.POT_LIMIT_GAMES:
+        return _to_total(t, s, high, front, [*rules, "56"], ["a pot-sized raise"])
+    if declare == "pot" and not betting.is_limit(t):
+        return _to_total(
+            t, s, low, front, [*rules, "56-D"], ["'pot' is not an amount in no-limit: the minimum raise stands"]
+        )
+    if declare in ("complete", "pot") or betting.is_limit(t):
+        return _to_total(t, s, low, front, rules, [])
+    if amount is not None:
+        amount = _unclear(t, s, amount, rules)
+        if amount > t.current_bet:
+            if declare == "raise" and facing:
+                rules.append("45-B")
+            return _to_total(t, s, amount, front, rules, [])
+        # An amount that cannot be a total is the size of the raise (59: reasonable reading).
+        return _to_total(t, s, t.current_bet + amount, front, [*rules, "59"], [])
+    if front is None:
+        raise Illegal("52-B", f"seat {s.number} declared '{declare}' but the amount is not yet clear")
+    why = []
+    if len(chips) == 1 and facing:
+        rules.append("46")
+        why.append("'raise' before a single chip: the most that chip allows")
+    return _to_total(t, s, front, front, rules, why)
+
+
+def _check_may_raise(t: TableState, s: Seat) -> None:
+    if betting.can_raise(t, s):
+        return
+    if betting.cap_reached(t):
+        raise Illegal("50", f"the betting is capped at {t.cap} bets: seat {s.number} may call or fold")
+    if betting.all_in_to(s) <= t.current_bet:
+        raise Illegal("45-A", f"seat {s.number} has {betting.all_in_to(s):,} in all: it may call or fold")
+    if not betting.others_with_chips(t, s):
+        raise Illegal("45-A", f"no one left to raise against: seat {s.number} may call or fold")
+    raise Illegal(
+        "49-A",
+        f"seat {s.number} has acted and faces less than a full raise: betting is not re-opened;"
+        " it may call or fold",
+    )
+
+
+def _silent(
+    t: TableState,
+    s: Seat,
+    front: int,
+    smallest: int | None,
+    count: int,
+    act: Act,
+    rules: list[str],
+) -> Reading | FloorNeeded:
+    """Chips (or a bare amount) with no declaration: rules 46, 47, 48, 45-A, 53-B, 63."""
+    top = betting.all_in_to(s)
+    facing = t.current_bet > s.bet
+    total = min(front, top)
+    if not facing:
+        if count == 1 and smallest is not None:
+            rules.append("46")
+        return _to_total(t, s, total, front, rules, [])
+    needed_all = smallest is not None and count > 1 and act.prior != "partly_pulled" and front - smallest < t.current_bet
+    if total < t.current_bet and total < top:
+        return _under_call(t, s, front, rules)
+    if needed_all:
+        return _ruled("call", min(t.current_bet, top), front, [*rules, "47-A"], ["every chip was needed to call"])
+    if count == 1 and smallest is not None and act.prior != "partly_pulled":
+        return _ruled("call", min(t.current_bet, top), front, [*rules, "46"], ["a single oversized chip is a call"])
+    if front >= top:
+        why = ["the last chips: all-in"]
+        return _to_total(t, s, top, front, [*rules, "47-B"] if smallest is not None else rules, why)
+    if smallest is not None:
+        rules.append("47-B")
+    return _fifty_percent(t, s, total, front, rules)
+
+
+def _fifty_percent(t: TableState, s: Seat, total: int, front: int, rules: list[str]) -> Reading:
+    """45-A: half a raise or more must be made a full raise; less is a call."""
+    if not betting.can_raise(t, s):
+        return _ruled("call", t.current_bet, front, [*rules, "49-A"], ["betting is not re-opened for this seat"])
+    increment = total - t.current_bet
+    unit = betting.bet_unit(t) if betting.is_limit(t) else t.last_full
+    if increment * 2 < unit:
+        return _ruled("call", t.current_bet, front, [*rules, "45-A"], ["less than half a raise is a call"])
+    low, _ = betting.raise_bounds(t, s)
+    if total < low:
+        return _to_total(t, s, low, front, [*rules, "45-A"], ["half a raise or more must be a full raise"])
+    return _to_total(t, s, total, front, [*rules, "45-A"], [])
+
+
+def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading | FloorNeeded:
+    """53-B: an under-call must become a full call heads-up or against the opening bet."""
+    top = betting.all_in_to(s)
+    if len(t.live()) == 2:
+        return _ruled("call", min(t.current_bet, top), front, [*rules, "53-B"], ["heads-up an under-call is a full call"])
+    if t.bets <= 1:
+        return _ruled(
+            "call", min(t.current_bet, top), front, [*rules, "53-B"], ["an under-call of the opening bet is a full call"]
+        )
+    pushed = front - s.bet
+    forfeit = min(pushed, max(0, t.open_bet - s.bet))
+    return FloorNeeded(
+        "53-B",
+        ["call", "fold"],
+        pushed,
+        forfeit,
+        f"under-call of {t.current_bet:,}: the floor rules a full call, or a fold forfeiting {forfeit:,}",
+    )
+
+
+def _ruled(action: str, total: int, front: int | None, rules: list[str], why: list[str]) -> Reading:
+    returned = max(0, front - total) if front is not None else 0
+    return Reading(action, total, returned, rules, why)
+
+
+def _to_total(t: TableState, s: Seat, total: int, front: int | None, rules: list[str], why: list[str]) -> Reading:
+    """Turn a wanted total into the legal bet, raise or call nearest to it."""
+    top = betting.all_in_to(s)
+    total = min(total, top)
+    if total <= t.current_bet:
+        return _ruled("call", total if total == top else t.current_bet, front, rules, why)
+    if not betting.can_raise(t, s):
+        return _ruled("call", t.current_bet, front, [*rules, "49-A"], [*why, "betting is not re-opened for this seat"])
+    low, high = betting.raise_bounds(t, s)
+    if total < low:
+        rule = "57-B" if t.current_bet == 0 else "45-A"
+        rules, why, total = [*rules, rule], [*why, f"made up to the minimum {low:,}"], low
+    if total > high:
+        rule = "56" if t.game in betting.POT_LIMIT_GAMES else "50"
+        rules, why, total = [*rules, rule], [*why, f"reduced to the maximum {high:,}"], high
+    return _ruled("raise", total, front, rules, why)
+
+
+def _unclear(t: TableState, s: Seat, amount: int, rules: list[str]) -> int:
+    """59: an amount that can mean several things is the largest reasonable one up to the pot.
+
+    "Bet 5" at 200-400 is 500 with less than 5,000 in the pot, and 5,000 with more.
+    """
+    smallest_legal = max(t.level.blinds[1], t.current_bet - s.bet)
+    if amount >= min(t.chips) and (amount >= smallest_legal or amount >= betting.all_in_to(s)):
+        return amount
+    pot = t.pot_total()
+    reading, candidate = amount, amount
+    while candidate * 10 <= pot:
+        candidate *= 10
+        if candidate >= smallest_legal:
+            reading = candidate
+    if reading == amount:
+        return amount
+    rules.append("59")
+    return reading

@@ -1,0 +1,263 @@
+"""PHH hand histories as replay scenarios.
+
+PHH is the PokerKit group's TOML format for recorded hands (``.phh`` one hand, ``.phhs`` a
+bundle of tables ``[1]``, ``[2]``, ...). Replaying the public PHH data set through the engine
+checks our rulings against thousands of real hands, so the converter says what the dealer
+saw and nothing more: no hole cards at ``start_hand`` (a live table has no card entry), the
+cards only when a player tables them.
+
+Where PHH and the engine model a hand differently the hand is refused with
+:class:`UnsupportedHand` rather than bent to fit: a replay that passes must mean the engine
+ruled like the table did.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from protocol.codec import Scenario
+from protocol.commands import Act, Command, Deal, Muck, Show, StartHand, Street
+from protocol.config import Game, TableConfig
+
+Hand = dict[str, Any]
+"""One hand as TOML decoded it; amounts are ``int`` or exact ``Decimal``."""
+
+GAMES: dict[str, Game] = {"NT": "NLHE", "PO": "PLO", "FT": "LHE", "FO/8": "LO8"}
+"""The PHH variants the engine plays, by PHH variant code."""
+
+_LIMIT = frozenset({"FT", "FO/8"})
+_STREETS: tuple[Street, ...] = ("flop", "turn", "river")
+
+
+class UnsupportedHand(ValueError):
+    """A hand the engine does not play; the message says why (variant, straddle, ...)."""
+
+
+def parse_phh(text: str) -> Hand:
+    """One ``.phh`` hand. Floats are read as ``Decimal``: cash hands count cents exactly."""
+    return tomllib.loads(text, parse_float=Decimal)
+
+
+def parse_phhs(text: str) -> list[Hand]:
+    """The hands of a ``.phhs`` bundle, in file order (each is one TOML table)."""
+    return list(parse_phh(text).values())
+
+
+def scenarios_from_file(path: Path) -> list[tuple[str, Scenario | UnsupportedHand]]:
+    """Every hand of a ``.phh`` or ``.phhs`` file, labelled, converted or refused.
+
+    A refusal is returned, not raised, so a bundle with one stud hand still replays the
+    rest and the caller can say which hands it skipped and why. Bundle hands are labelled
+    ``path#N``, N counting from 1 in file order (the data set names its tables that way).
+    """
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".phhs":
+        labelled = [(f"{path}#{i}", hand) for i, hand in enumerate(parse_phhs(text), 1)]
+    else:
+        labelled = [(str(path), parse_phh(text))]
+    results: list[tuple[str, Scenario | UnsupportedHand]] = []
+    for label, hand in labelled:
+        try:
+            results.append((label, to_scenario(hand)))
+        except UnsupportedHand as refused:
+            results.append((label, refused))
+    return results
+
+
+def unit(hand: Hand) -> int:
+    """The number of engine chips per PHH unit: 1, or 100 when a cash hand counts cents.
+
+    The table plays with ``chips: [1]`` so every amount must be a whole number; the
+    smallest power of ten that makes the blinds, antes, stacks and bets whole does that.
+    Finishing stacks are left out on purpose: the Pluribus hands split odd chips into
+    halves (10387.5), which no table can do, and must not rescale the whole hand.
+    """
+    amounts = [
+        *hand.get("antes", []),
+        *hand.get("blinds_or_straddles", []),
+        *hand["starting_stacks"],
+        *(hand[k] for k in ("small_bet", "big_bet", "min_bet") if k in hand),
+        *(Decimal(words[2]) for words in _words(hand) if words[1:2] == ["cbr"]),
+    ]
+    places = 0
+    for amount in amounts:
+        value = Decimal(amount)
+        if not value.is_finite():
+            raise UnsupportedHand(f"amount {amount} is not a number of chips")
+        places = max(places, -int(value.normalize().as_tuple().exponent))
+    return 10**places
+
+
+def finishing_stacks(hand: Hand) -> dict[int, Decimal] | None:
+    """The file's ``finishing_stacks`` by seat, in engine chips (not rounded: see unit)."""
+    if "finishing_stacks" not in hand:
+        return None
+    scale = unit(hand)
+    return {n: Decimal(s) * scale for n, s in enumerate(hand["finishing_stacks"], 1)}
+
+
+def to_scenario(hand: Hand) -> Scenario:
+    """The table and the dealer's commands for one PHH hand.
+
+    Player ``pN`` sits in seat N. PHH lists players from the small blind, so the button is
+    the last seat; heads-up PHH reverses the blinds (p1 posts the big one, p2 the small
+    one, as PokerKit does), which is again the last seat on the button posting the small
+    blind, as the engine rules heads-up.
+    """
+    variant = hand.get("variant")
+    if variant not in GAMES:
+        raise UnsupportedHand(f"variant {variant!r} is not played by the engine")
+    scale = unit(hand)
+
+    def chips(amount: int | Decimal | str) -> int:
+        return int(Decimal(amount) * scale)
+
+    stacks = [chips(s) for s in hand["starting_stacks"]]
+    n = len(stacks)
+    blinds = [chips(b) for b in hand["blinds_or_straddles"]]
+    antes = [chips(a) for a in hand["antes"]]
+    if len(blinds) != n or len(antes) != n or n < 2:
+        raise UnsupportedHand("antes, blinds and stacks must list the same 2 or more players")
+    sb, bb = blinds[0], blinds[1]
+    if any(blinds[2:]):
+        raise UnsupportedHand("straddles are not played by the engine")
+    if not 0 < sb <= bb:
+        raise UnsupportedHand(f"blinds {blinds[:2]} are not a small and a big blind")
+    ante, bba = _ante(antes)
+    if variant in _LIMIT:
+        small, big = chips(hand["small_bet"]), chips(hand["big_bet"])
+        if (small, big) != (bb, 2 * bb):
+            raise UnsupportedHand(
+                f"limit bets {small}/{big}: the engine bets the big blind, then twice it"
+            )
+    elif chips(hand["min_bet"]) != bb:
+        raise UnsupportedHand("the minimum bet is not the big blind")
+
+    names = hand.get("players", [])
+    config = TableConfig(
+        game=GAMES[variant],
+        blinds=(sb, bb),
+        ante=ante,
+        bba=bba,
+        button=n,
+        chips=(1,),
+        seats={seat: stack for seat, stack in enumerate(stacks, 1)},
+        names={seat: str(name) for seat, name in enumerate(names, 1)},
+    )
+    return Scenario(config=config, commands=_commands(hand, _Betting(stacks, sb, bb, ante, bba), chips))
+
+
+def _ante(antes: list[int]) -> tuple[int, bool]:
+    """The config's ``(ante, bba)``: everyone antes the same, or only the big blind does.
+
+    The big blind is PHH's second entry, heads-up too (PHH reverses antes with the blinds).
+    """
+    if len(set(antes)) == 1:
+        return antes[0], False
+    if antes[1] > 0 and not any(a for i, a in enumerate(antes) if i != 1):
+        return antes[1], True
+    raise UnsupportedHand(f"antes {antes} are neither uniform nor a big blind ante")
+
+
+class _Betting:
+    """Chips behind and in front of each player (index N-1 is pN), to tell a check from a call.
+
+    PHH's ``cc`` is "check or call"; the engine wants the word the player said, which is
+    "check" only when nothing is owed on the street.
+    """
+
+    def __init__(self, stacks: list[int], sb: int, bb: int, ante: int, bba: bool) -> None:
+        self.stacks = list(stacks)
+        self.bets = [0] * len(stacks)
+        big = 0 if len(stacks) == 2 else 1
+        small = 1 - big
+        if not bba:
+            # Everyone antes before the blinds are posted, as PokerKit has it.
+            self.stacks = [s - min(ante, s) for s in self.stacks]
+        self._put(small, sb)
+        self._put(big, bb)
+        if bba:
+            # A big blind ante never shortens the big blind: the blind is posted first.
+            self.stacks[big] -= min(ante, self.stacks[big])
+
+    def _put(self, i: int, amount: int) -> None:
+        paid = min(amount, self.stacks[i])
+        self.stacks[i] -= paid
+        self.bets[i] += paid
+
+    def call(self, i: int) -> bool:
+        """Match the largest bet, all-in if short; whether chips went in (a call)."""
+        owed = max(self.bets) - self.bets[i]
+        self._put(i, owed)
+        return owed > 0
+
+    def raise_to(self, i: int, total: int) -> None:
+        self._put(i, total - self.bets[i])
+
+    def next_street(self) -> None:
+        self.bets = [0] * len(self.bets)
+
+
+def _commands(
+    hand: Hand, betting: _Betting, chips: Callable[[int | Decimal | str], int]
+) -> list[Command]:
+    """The dealer's commands; hole cards are kept aside until a player tables them."""
+    commands: list[Command] = [StartHand()]
+    dealt: dict[int, list[str]] = {}
+    boards = 0
+    for words in _words(hand):
+        match words:
+            case ["d", "dh", player, cards]:
+                dealt[_seat(player)] = _cards(cards)
+            case ["d", "db", cards]:
+                if boards == len(_STREETS):
+                    raise UnsupportedHand("more than three boards: run-outs are not played")
+                commands.append(Deal(street=_STREETS[boards], cards=_cards(cards)))
+                boards += 1
+                betting.next_street()
+            case [player, "f"]:
+                commands.append(Act(seat=_seat(player), declare="fold"))
+            case [player, "cc"]:
+                seat = _seat(player)
+                called = betting.call(seat - 1)
+                commands.append(Act(seat=seat, declare="call" if called else "check"))
+            case [player, "cbr", amount]:
+                seat = _seat(player)
+                betting.raise_to(seat - 1, chips(amount))
+                commands.append(Act(seat=seat, declare="raise", amount=chips(amount)))
+            case [player, "sm"]:
+                commands.append(Muck(seat=_seat(player)))
+            case [player, "sm", "-"]:
+                # PHH's "-": the player shows the cards dealt to it.
+                commands.append(Show(seat=_seat(player), cards=dealt.get(_seat(player), [])))
+            case [player, "sm", cards]:
+                commands.append(Show(seat=_seat(player), cards=_cards(cards)))
+            case _:
+                raise UnsupportedHand(f"action {' '.join(words)!r} is not a flop-game action")
+    return commands
+
+
+def _words(hand: Hand) -> Iterable[list[str]]:
+    """The actions as words, commentary (``# ...``) and no-ops dropped."""
+    for action in hand["actions"]:
+        words = str(action).split("#", 1)[0].split()
+        if words:
+            yield words
+
+
+def _seat(player: str) -> int:
+    if not (player.startswith("p") and player[1:].isdigit()):
+        raise UnsupportedHand(f"{player!r} is not a player")
+    return int(player[1:])
+
+
+def _cards(text: str) -> list[str]:
+    """``"7s4s"`` -> ``["7s", "4s"]``; any unknown card (``??``) hides the whole hand."""
+    cards = [text[i : i + 2] for i in range(0, len(text), 2)]
+    if len(text) % 2 or any("?" in card for card in cards):
+        return []
+    return cards
