@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from protocol import ProtocolError, Scenario, decode_scenario, encode_event
-from server.replay import run_scenario
+from server.replay import check_seats, run_scenario
 
 
 @click.group()
@@ -39,7 +39,9 @@ def _scenarios(file: Path) -> list[Scenario]:
                 click.echo(f"skipped {label}: {item}", err=True)
         return found
     try:
-        return [decode_scenario(file.read_bytes())]
+        scenario = decode_scenario(file.read_bytes())
+        check_seats(scenario)
+        return [scenario]
     except ProtocolError as exc:
         click.echo(f"tablewire replay: {file}: {exc}", err=True)
         sys.exit(2)

@@ -89,7 +89,7 @@ def unit(hand: Hand) -> int:
         if not value.is_finite():
             raise UnsupportedHand(f"amount {amount} is not a number of chips")
         places = max(places, -int(value.normalize().as_tuple().exponent))
-    return 10**places
+    return int(10**places)  # int ** int is typed Any: it may be a float
 
 
 def finishing_stacks(hand: Hand) -> dict[int, Decimal] | None:
@@ -148,7 +148,8 @@ def to_scenario(hand: Hand) -> Scenario:
         seats={seat: stack for seat, stack in enumerate(stacks, 1)},
         names={seat: str(name) for seat, name in enumerate(names, 1)},
     )
-    return Scenario(config=config, commands=_commands(hand, _Betting(stacks, sb, bb, ante, bba), chips))
+    betting = _Betting(stacks, sb, bb, ante, bba)
+    return Scenario(config=config, commands=_commands(hand, betting, chips))
 
 
 def _ante(antes: list[int]) -> tuple[int, bool]:

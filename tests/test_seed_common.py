@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from support import last, of_type, play
+from tests.support import last, of_type, play
 
 #: Denominations on the table for most examples (the examples' chips must exist).
 CHIPS = [25, 100, 500, 1000, 5000, 25000]
