@@ -81,7 +81,7 @@ def unit(hand: Hand) -> int:
         *hand.get("blinds_or_straddles", []),
         *hand["starting_stacks"],
         *(hand[k] for k in ("small_bet", "big_bet", "min_bet") if k in hand),
-        *(Decimal(words[2]) for words in _words(hand) if words[1:2] == ["cbr"]),
+        *(Decimal(words[2]) for words in _words(hand) if len(words) == 3 and words[1] == "cbr"),
     ]
     places = 0
     for amount in amounts:
@@ -120,8 +120,8 @@ def to_scenario(hand: Hand) -> Scenario:
     n = len(stacks)
     blinds = [chips(b) for b in hand["blinds_or_straddles"]]
     antes = [chips(a) for a in hand["antes"]]
-    if len(blinds) != n or len(antes) != n or n < 2:
-        raise UnsupportedHand("antes, blinds and stacks must list the same 2 or more players")
+    if len(blinds) != n or len(antes) != n or not 2 <= n <= 10:
+        raise UnsupportedHand("antes, blinds and stacks must list the same 2 to 10 players")
     sb, bb = blinds[0], blinds[1]
     if any(blinds[2:]):
         raise UnsupportedHand("straddles are not played by the engine")
@@ -177,12 +177,12 @@ class _Betting:
         big = 0 if len(stacks) == 2 else 1
         small = 1 - big
         if not bba:
-            # Everyone antes before the blinds are posted, as PokerKit has it.
+            # Antes are posted before the blinds (as the engine and PokerKit do).
             self.stacks = [s - min(ante, s) for s in self.stacks]
         self._put(small, sb)
         self._put(big, bb)
         if bba:
-            # A big blind ante never shortens the big blind: the blind is posted first.
+            # TDA RP-11: the big blind first, then the big blind ante from what is left.
             self.stacks[big] -= min(ante, self.stacks[big])
 
     def _put(self, i: int, amount: int) -> None:
@@ -234,7 +234,8 @@ def _commands(
                 commands.append(Muck(seat=_seat(player)))
             case [player, "sm", "-"]:
                 # PHH's "-": the player shows the cards dealt to it.
-                commands.append(Show(seat=_seat(player), cards=dealt.get(_seat(player), [])))
+                seat = _seat(player)
+                commands.append(Show(seat=seat, cards=dealt.get(seat, [])))
             case [player, "sm", cards]:
                 commands.append(Show(seat=_seat(player), cards=_cards(cards)))
             case _:

@@ -348,7 +348,8 @@ def test_53_addendum_example_1() -> None:
 
     # Fold: the 2,000 under-called stays in the pot; A then calls 8,000.
     _, folded = with_ruling(cfg, [*cmds, under], "fold", [act(1, "call")])
-    assert_ruling(action_of(folded, 3), "fold", 0, returned=0)
+    # The fold leaves the 2,000 in front of C (its total on the street) for the pot.
+    assert_ruling(action_of(folded, 3), "fold", 2000, returned=0)
     end = last(folded, "round_end")
     assert end["street"] == "flop"
     assert sum(end["pots"]) == 3 * 2000 + 8000 + 8000 + 2000
@@ -398,7 +399,8 @@ def test_53_addendum_example_4() -> None:
     assert sorted(call["options"]) == ["call", "fold"]
 
     _, folded = with_ruling(cfg, cmds, "fold", [act(1, "call")])
-    assert_ruling(action_of(folded, 3), "fold", 0, returned=100)
+    # B forfeits 400 (its total on the street) and takes 100 back.
+    assert_ruling(action_of(folded, 3), "fold", 400, returned=100)
     end = last(folded, "round_end")
     assert sum(end["pots"]) == 3 * 400 + 1200 + 1200 + 400
 

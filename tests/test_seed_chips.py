@@ -78,6 +78,9 @@ def test_47_addendum_example_1b() -> None:
 def test_47_addendum_example_2() -> None:
     """Addendum 47 ex. 2: as 1-B but a 1,000 and five 100s (1,500): four 100s could go and 1,100
     would remain, so the 50% rule applies: 1,400 or more must be a full raise to 1,700.
+
+    The English original's last sentence says "UTG must raise"; the 2026 Japanese text (which
+    wins) notes the slip and says UTG+1, the seat that pushed the chips.
     """
     cfg, cmds = _47_example_1b()
     events = run(cfg, [*cmds, chips(4, 1000, 100, 100, 100, 100, 100)])
@@ -134,6 +137,10 @@ def test_47_addendum_note_4b_last_chips() -> None:
 
 
 # --- Addendum 48: earlier chips not yet pulled in ------------------------------------------------
+
+
+# The English original of addendum 48 refers to "Rule 45" for the multiple-chip bet; the 2026
+# Japanese text (which wins) corrects it to Rule 47, so these rulings cite 47.
 
 
 def _48_setup() -> tuple[dict, list]:

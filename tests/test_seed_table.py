@@ -59,7 +59,7 @@ def test_17_addendum_example_1() -> None:
             deal("river"),
         ],
     )
-    assert (action_of(events, 1)["all_in"], action_of(events, 1)["total"]) == (True, 3000)
+    assert (action_of(events, 1)["all_in"], action_of(events, 1)["total"]) == (True, 2800)
     _check_exposed_once(events, _action_index(events, 2), _dealt_index(events, "river"), [1, 2])
 
 

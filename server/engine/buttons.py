@@ -51,7 +51,9 @@ def next_positions(t: TableState) -> Positions | None:
         return Positions(button, sb, sb, bb, tuple(players))
     sb_pos = t.big_blind
     button = t.sb_pos
-    occupied = {s.number for s in t.seats}
+    # Seats taken by new players since the last hand still count as empty here: the button
+    # moved past them when the hand ended, before anyone sat down (36-B).
+    occupied = {s.number for s in t.seats if not s.waiting}
     if button not in occupied:
         # 36-B: a dead button moves past empty seats up to the small blind.
         step = button % 10 + 1

@@ -191,7 +191,6 @@ def _uncontested(t: TableState, emit: Emit) -> None:
             text=f"Seat {winner.number} wins uncontested",
         )
     )
-    t.phase = "showdown"
     _finish(t, emit, {i: [winner.number] for i in range(len(pots.layered(t)))})
 
 

@@ -180,6 +180,9 @@ def _fifty_percent(t: TableState, s: Seat, total: int, front: int, rules: list[s
         return _ruled("call", t.current_bet, front, [*rules, "45-A"], ["less than half a raise is a call"])
     low, _ = betting.raise_bounds(t, s)
     if total < low:
+        if "47-B" in rules:
+            # 63: chips pushed silently in the hope of change are all at risk as the bet.
+            rules.append("63")
         return _to_total(t, s, low, front, [*rules, "45-A"], ["half a raise or more must be a full raise"])
     return _to_total(t, s, total, front, [*rules, "45-A"], [])
 
