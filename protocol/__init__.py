@@ -8,6 +8,14 @@ The JSON field names here are a public contract used by floor staff and other to
 format). Extend them with new optional fields; never rename or retype one.
 """
 
+from protocol.codec import (
+    ProtocolError,
+    Scenario,
+    decode_command,
+    decode_scenario,
+    encode,
+    encode_event,
+)
 from protocol.commands import (
     Act,
     AddPlayer,
@@ -36,28 +44,20 @@ from protocol.events import (
     LevelSet,
     PlayerAdded,
     PlayerRemoved,
-    PotAward,
     Post,
+    PotAward,
     Prompt,
     RoundEnd,
     RulingMade,
     ShowdownOrder,
 )
-from protocol.codec import (
-    ProtocolError,
-    Scenario,
-    decode_command,
-    decode_scenario,
-    encode,
-    encode_event,
-)
 
 __all__ = [
     "Act",
     "ActionEvent",
-    "Awarded",
     "AddPlayer",
     "Award",
+    "Awarded",
     "CardsShown",
     "Command",
     "Deal",

@@ -19,13 +19,13 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fie
     """Base of every command; the subclass name in snake case is its ``type`` tag."""
 
 
-class StartHand(_Command, tag="start_hand"):
+class StartHand(_Command, tag="start_hand", frozen=True):
     """Begin the next hand. Hole cards are optional: a table without card entry still runs."""
 
     cards: dict[int, list[str]] = {}
 
 
-class Act(_Command, tag="act"):
+class Act(_Command, tag="act", frozen=True):
     """What a seat did, as the dealer saw it (rules 42-48).
 
     ``declare`` is the verbal declaration, ``amount`` a spoken amount, ``chips`` the
@@ -49,34 +49,34 @@ class Act(_Command, tag="act"):
             raise ValueError("chips must be positive denominations")
 
 
-class Deal(_Command, tag="deal"):
+class Deal(_Command, tag="deal", frozen=True):
     """The dealer burns and turns the next street; the cards are optional."""
 
     street: Street
     cards: list[str] = []
 
 
-class Show(_Command, tag="show"):
+class Show(_Command, tag="show", frozen=True):
     """A seat tables its hand."""
 
     seat: int
     cards: list[str] = []
 
 
-class Muck(_Command, tag="muck"):
+class Muck(_Command, tag="muck", frozen=True):
     """A seat mucks (or the dealer kills) its hand at showdown."""
 
     seat: int
 
 
-class Award(_Command, tag="award"):
+class Award(_Command, tag="award", frozen=True):
     """The dealer awards a pot (0 is the main pot, then side pots in order) to its winners."""
 
     winners: list[int]
     pot: int = 0
 
 
-class AddPlayer(_Command, tag="add_player"):
+class AddPlayer(_Command, tag="add_player", frozen=True):
     """Seat a new player between hands (rules 9, 11: not dealt in between SB and button)."""
 
     seat: int
@@ -84,13 +84,13 @@ class AddPlayer(_Command, tag="add_player"):
     name: str = ""
 
 
-class RemovePlayer(_Command, tag="remove_player"):
+class RemovePlayer(_Command, tag="remove_player", frozen=True):
     """Take a player off the table between hands (moved, disqualified, left)."""
 
     seat: int
 
 
-class SetLevel(_Command, tag="level"):
+class SetLevel(_Command, tag="level", frozen=True):
     """A new level is announced; it applies from the next hand (rule 25)."""
 
     blinds: tuple[int, int]
@@ -98,11 +98,13 @@ class SetLevel(_Command, tag="level"):
     bba: bool = False
 
 
-class Ruling(_Command, tag="ruling"):
+class Ruling(_Command, tag="ruling", frozen=True):
     """The floor answers a floor call with one of the options it offered."""
 
     call: int
     option: str
 
 
-Command = StartHand | Act | Deal | Show | Muck | Award | AddPlayer | RemovePlayer | SetLevel | Ruling
+Command = (
+    StartHand | Act | Deal | Show | Muck | Award | AddPlayer | RemovePlayer | SetLevel | Ruling
+)

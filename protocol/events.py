@@ -26,7 +26,7 @@ class Post(msgspec.Struct, frozen=True):
     all_in: bool = False
 
 
-class HandStart(_Event, tag="hand_start"):
+class HandStart(_Event, tag="hand_start", frozen=True):
     hand: int
     button: int
     small_blind: int | None
@@ -41,7 +41,7 @@ class HandStart(_Event, tag="hand_start"):
     text: str = ""
 
 
-class ActionEvent(_Event, tag="action"):
+class ActionEvent(_Event, tag="action", frozen=True):
     """A seat's action as ruled: what it became and the seat's total on the street."""
 
     seat: int
@@ -53,7 +53,7 @@ class ActionEvent(_Event, tag="action"):
     text: str = ""
 
 
-class Prompt(_Event, tag="prompt"):
+class Prompt(_Event, tag="prompt", frozen=True):
     """The legal options of the seat to act.
 
     ``min_raise_to``/``max_raise_to`` are totals on the street (None when it may not raise);
@@ -70,7 +70,7 @@ class Prompt(_Event, tag="prompt"):
     text: str = ""
 
 
-class FloorCall(_Event, tag="floor_call"):
+class FloorCall(_Event, tag="floor_call", frozen=True):
     """The TDA leaves this to the floor: the hand waits for a ruling among ``options``."""
 
     seat: int
@@ -82,7 +82,7 @@ class FloorCall(_Event, tag="floor_call"):
     text: str = ""
 
 
-class RulingMade(_Event, tag="ruling"):
+class RulingMade(_Event, tag="ruling", frozen=True):
     """The floor's answer to floor call ``call``."""
 
     call: int
@@ -92,7 +92,7 @@ class RulingMade(_Event, tag="ruling"):
     text: str = ""
 
 
-class ExposeAll(_Event, tag="expose_all"):
+class ExposeAll(_Event, tag="expose_all", frozen=True):
     """All hands face up: an all-in left no further betting possible (rule 17)."""
 
     seats: list[int] = []
@@ -100,7 +100,7 @@ class ExposeAll(_Event, tag="expose_all"):
     text: str = ""
 
 
-class RoundEnd(_Event, tag="round_end"):
+class RoundEnd(_Event, tag="round_end", frozen=True):
     """A betting round is complete; bets are pulled into the pots."""
 
     street: str
@@ -111,13 +111,13 @@ class RoundEnd(_Event, tag="round_end"):
     text: str = ""
 
 
-class Dealt(_Event, tag="dealt"):
+class Dealt(_Event, tag="dealt", frozen=True):
     street: str
     cards: list[str] = []
     board: list[str] = []
 
 
-class ShowdownOrder(_Event, tag="showdown"):
+class ShowdownOrder(_Event, tag="showdown", frozen=True):
     """Who shows first at a showdown without all-in (rule 18)."""
 
     order: list[int]
@@ -125,7 +125,7 @@ class ShowdownOrder(_Event, tag="showdown"):
     text: str = ""
 
 
-class CardsShown(_Event, tag="shown"):
+class CardsShown(_Event, tag="shown", frozen=True):
     seat: int
     cards: list[str] = []
     mucked: bool = False
@@ -142,7 +142,7 @@ class PotAward(msgspec.Struct, frozen=True):
     rules: list[str] = []
 
 
-class Awarded(_Event, tag="award"):
+class Awarded(_Event, tag="award", frozen=True):
     """The dealer awarded one pot; the hand ends when every pot is awarded."""
 
     pot: int
@@ -152,7 +152,7 @@ class Awarded(_Event, tag="award"):
     rules: list[str] = []
 
 
-class HandEnd(_Event, tag="hand_end"):
+class HandEnd(_Event, tag="hand_end", frozen=True):
     hand: int
     stacks: dict[int, int]
     pots: list[PotAward] = []
@@ -160,26 +160,26 @@ class HandEnd(_Event, tag="hand_end"):
     text: str = ""
 
 
-class PlayerAdded(_Event, tag="player_added"):
+class PlayerAdded(_Event, tag="player_added", frozen=True):
     seat: int
     stack: int
     name: str = ""
     rules: list[str] = []
 
 
-class PlayerRemoved(_Event, tag="player_removed"):
+class PlayerRemoved(_Event, tag="player_removed", frozen=True):
     seat: int
     stack: int = 0
 
 
-class LevelSet(_Event, tag="level"):
+class LevelSet(_Event, tag="level", frozen=True):
     blinds: tuple[int, int]
     ante: int = 0
     bba: bool = False
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
 
 
-class ErrorEvent(_Event, tag="error"):
+class ErrorEvent(_Event, tag="error", frozen=True):
     """The command was not accepted; nothing changed."""
 
     message: str

@@ -45,5 +45,7 @@ def _scenarios(file: Path) -> list[Scenario]:
     except ProtocolError as exc:
         click.echo(f"tablewire replay: {file}: {exc}", err=True)
         sys.exit(2)
+
+
 if __name__ == "__main__":
     main()

@@ -15,7 +15,11 @@ def check_seats(scenario: Scenario) -> None:
             continue
         named = [getattr(command, "seat", None)]
         named += list(getattr(command, "winners", []))
-        named += list(getattr(command, "cards", {}) if isinstance(getattr(command, "cards", None), dict) else [])
+        named += list(
+            getattr(command, "cards", {})
+            if isinstance(getattr(command, "cards", None), dict)
+            else []
+        )
         for seat in named:
             if seat is not None and seat not in known:
                 raise ProtocolError(f"seat {seat} is not at the table - at `$.commands[{i}]`")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,10 @@ def test_23_side_pots_are_split_separately_and_awarded_side_pot_first() -> None:
     events = play(
         config,
         [
-            {"type": "start_hand", "cards": {"2": ["As", "Ad"], "3": ["Ks", "Kd"], "4": ["Qs", "Qd"]}},
+            {
+                "type": "start_hand",
+                "cards": {"2": ["As", "Ad"], "3": ["Ks", "Kd"], "4": ["Qs", "Qd"]},
+            },
             {"type": "act", "seat": 4, "declare": "raise", "amount": 1000},
             {"type": "act", "seat": 1, "declare": "fold"},
             {"type": "act", "seat": 2, "declare": "all_in"},
@@ -73,10 +77,13 @@ def test_18_last_aggressor_on_the_river_shows_first() -> None:
     ]
     order = last(play(config, commands), "showdown")
     assert order["order"] == [3, 1, 2] and order["rules"] == ["18"]
-    checked_down = commands[:-4] + [{"type": "act", "seat": n, "declare": "check"} for n in (2, 3, 1)]
-    assert last(play(config, [*checked_down[:-3], {"type": "deal", "street": "river"}, *checked_down[-3:]]), "showdown")[
-        "order"
-    ] == [2, 3, 1]
+    checked_down = commands[:-4] + [
+        {"type": "act", "seat": n, "declare": "check"} for n in (2, 3, 1)
+    ]
+    assert last(
+        play(config, [*checked_down[:-3], {"type": "deal", "street": "river"}, *checked_down[-3:]]),
+        "showdown",
+    )["order"] == [2, 3, 1]
 
 
 def test_21a_odd_chip_goes_to_the_first_tied_seat_left_of_the_button() -> None:
@@ -86,13 +93,20 @@ def test_21a_odd_chip_goes_to_the_first_tied_seat_left_of_the_button() -> None:
     events = play(
         config,
         [
-            {"type": "start_hand", "cards": {"1": ["As", "Kd"], "2": ["Ac", "Kh"], "3": ["2c", "3d"]}},
+            {
+                "type": "start_hand",
+                "cards": {"1": ["As", "Kd"], "2": ["Ac", "Kh"], "3": ["2c", "3d"]},
+            },
             {"type": "act", "seat": 3, "declare": "raise", "amount": 325},
             {"type": "act", "seat": 1, "declare": "call"},
             {"type": "act", "seat": 2, "declare": "call"},
             *[
                 x
-                for street, cards in (("flop", ["Qs", "Jd", "Tc"]), ("turn", ["5h"]), ("river", ["8h"]))
+                for street, cards in (
+                    ("flop", ["Qs", "Jd", "Tc"]),
+                    ("turn", ["5h"]),
+                    ("river", ["8h"]),
+                )
                 for x in [{"type": "deal", "street": street, "cards": cards}]
                 + [{"type": "act", "seat": n, "declare": "check"} for n in (1, 2, 3)]
             ][:-1],
@@ -108,11 +122,24 @@ def test_21a_odd_chip_goes_to_the_first_tied_seat_left_of_the_button() -> None:
 
 
 def test_21c_hi_lo_halves_with_the_odd_chip_high() -> None:
-    config = {"game": "PLO8", "blinds": [25, 50], "button": 3, "chips": [25], "seats": {"1": 2000, "2": 2000, "3": 2000}}
+    config = {
+        "game": "PLO8",
+        "blinds": [25, 50],
+        "button": 3,
+        "chips": [25],
+        "seats": {"1": 2000, "2": 2000, "3": 2000},
+    }
     events = play(
         config,
         [
-            {"type": "start_hand", "cards": {"1": ["As", "2d", "Kc", "Kh"], "2": ["Qs", "Qd", "Jc", "Jh"], "3": ["9s", "9d", "Tc", "Th"]}},
+            {
+                "type": "start_hand",
+                "cards": {
+                    "1": ["As", "2d", "Kc", "Kh"],
+                    "2": ["Qs", "Qd", "Jc", "Jh"],
+                    "3": ["9s", "9d", "Tc", "Th"],
+                },
+            },
             {"type": "act", "seat": 3, "declare": "fold"},
             {"type": "act", "seat": 1, "declare": "call"},
             {"type": "act", "seat": 2, "declare": "check"},
@@ -136,9 +163,20 @@ def test_21c_hi_lo_halves_with_the_odd_chip_high() -> None:
 
 def test_hands_without_card_entry_are_awarded_by_the_dealer() -> None:
     config = {**NLHE, "seats": {"1": 1000, "2": 1000}}
-    commands = [{"type": "start_hand"}, {"type": "act", "seat": 1, "declare": "all_in"}, {"type": "act", "seat": 2, "declare": "call"}]
+    commands = [
+        {"type": "start_hand"},
+        {"type": "act", "seat": 1, "declare": "all_in"},
+        {"type": "act", "seat": 2, "declare": "call"},
+    ]
     commands += [{"type": "deal", "street": s} for s in ("flop", "turn", "river")]
-    events = play(config, [*commands, {"type": "award", "pot": 0, "winners": [3]}, {"type": "award", "pot": 0, "winners": [1, 2]}])
+    events = play(
+        config,
+        [
+            *commands,
+            {"type": "award", "pot": 0, "winners": [3]},
+            {"type": "award", "pot": 0, "winners": [1, 2]},
+        ],
+    )
     assert last(events, "error")["rule"] == "23"
     end = last(events, "hand_end")
     assert end["stacks"] == {1: 1000, 2: 1000}
@@ -146,7 +184,14 @@ def test_hands_without_card_entry_are_awarded_by_the_dealer() -> None:
 
 def test_36c_heads_up_the_button_is_the_small_blind_and_acts_first_preflop() -> None:
     config = {**NLHE, "seats": {"1": 1000, "2": 1000}}
-    events = play(config, [{"type": "start_hand"}, {"type": "act", "seat": 1, "declare": "fold"}, {"type": "start_hand"}])
+    events = play(
+        config,
+        [
+            {"type": "start_hand"},
+            {"type": "act", "seat": 1, "declare": "fold"},
+            {"type": "start_hand"},
+        ],
+    )
     first, second = of_type(events, "hand_start")
     assert (first["button"], first["small_blind"], first["big_blind"]) == (1, 1, 2)
     assert (second["button"], second["small_blind"], second["big_blind"]) == (2, 2, 1)
@@ -206,7 +251,11 @@ def test_9_new_player_between_the_small_blind_and_the_button_waits() -> None:
             {"type": "start_hand"},  # button 1, SB 3, BB 5
             {"type": "act", "seat": 1, "declare": "fold"},
             {"type": "act", "seat": 3, "declare": "fold"},
-            {"type": "add_player", "seat": 4, "stack": 5000},  # between SB (5 next) and button (3 next)
+            {
+                "type": "add_player",
+                "seat": 4,
+                "stack": 5000,
+            },  # between SB (5 next) and button (3 next)
             {"type": "add_player", "seat": 7, "stack": 5000},
             {"type": "start_hand"},  # button 3, SB 5, BB 7 (new player in the big blind)
         ],
@@ -235,7 +284,11 @@ def test_errors_change_nothing_and_name_the_rule() -> None:
 def test_replay_cli_prints_the_same_events_every_time(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parents[1] / "examples" / "raise-by-chips.json"
     runs = [
-        subprocess.run([sys.executable, "-m", "server.cli", "replay", str(example)], capture_output=True, check=True).stdout
+        subprocess.run(
+            [sys.executable, "-m", "server.cli", "replay", str(example)],
+            capture_output=True,
+            check=True,
+        ).stdout
         for _ in range(2)
     ]
     assert runs[0] == runs[1] and runs[0].count(b"\n") > 10
@@ -243,7 +296,10 @@ def test_replay_cli_prints_the_same_events_every_time(tmp_path: Path) -> None:
 
 def test_replay_cli_exits_2_on_a_bad_scenario(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text('{"config": {"game": "NLHE", "blinds": [1, 2], "button": 1, "seats": {"1": 9}}, "commands": [{"type": "act"}]}')
-    done = subprocess.run([sys.executable, "-m", "server.cli", "replay", str(bad)], capture_output=True)
+    config = {"game": "NLHE", "blinds": [1, 2], "button": 1, "seats": {"1": 9}}
+    bad.write_text(json.dumps({"config": config, "commands": [{"type": "act"}]}))
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "replay", str(bad)], capture_output=True
+    )
     assert done.returncode == 2
     assert b"$.commands[0]" in done.stderr and len(done.stderr.splitlines()) == 1

@@ -86,7 +86,7 @@ def probe_prompt(state: TableState, p: Prompt) -> None:
     if p.can_raise:
         assert p.min_raise_to is not None and p.max_raise_to is not None
         for total in {p.min_raise_to, p.max_raise_to}:
-            after, events = apply(state, Act(seat=seat, declare="raise", amount=total))
+            _, events = apply(state, Act(seat=seat, declare="raise", amount=total))
             action = events[0]
             assert getattr(action, "total", None) == total, (total, events[0])
 
@@ -102,7 +102,11 @@ def test_random_hands_keep_every_invariant(config: TableConfig, data: st.DataObj
             break
         deck = list(rng_deck)
         state = step(state, StartHand(cards={}), log)
-        hole = 4 if "O" in config.game and config.game != "LHE" or config.game in ("PLO8", "LO8") else 2
+        hole = (
+            4
+            if ("O" in config.game and config.game != "LHE") or config.game in ("PLO8", "LO8")
+            else 2
+        )
         cards = {s.number: [deck.pop() for _ in range(hole)] for s in state.seats if s.dealt}
         guard = 0
         while state.phase != "idle":
@@ -129,7 +133,9 @@ def test_random_hands_keep_every_invariant(config: TableConfig, data: st.DataObj
             elif state.phase == "showdown":
                 waiting = [s for s in state.live() if not s.shown]
                 seat = waiting[0]
-                if data.draw(st.booleans()) or len(waiting) == 1 and all(not s.shown for s in state.live()):
+                if data.draw(st.booleans()) or (
+                    len(waiting) == 1 and all(not s.shown for s in state.live())
+                ):
                     state = step(state, Show(seat=seat.number, cards=cards[seat.number]), log)
                 else:
                     state = step(state, Muck(seat=seat.number), log)

@@ -67,7 +67,9 @@ def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]
         decide(work, command, emit)
     except Illegal as refused:
         seat = getattr(command, "seat", None)
-        return state, [ErrorEvent(message=refused.message, rule=refused.rule, seat=seat, code=refused.code)]
+        return state, [
+            ErrorEvent(message=refused.message, rule=refused.rule, seat=seat, code=refused.code)
+        ]
     return work, events
 
 

@@ -42,13 +42,9 @@ def next_positions(t: TableState) -> Positions | None:
     if len(players) < 2:
         return None
     if not t.started:
-        button = t.button
-        if len(players) == 2 and button in players:
-            sb = button
-        else:
-            sb = _after(players, button)
-        bb = _after(players, sb)
-        return Positions(button, sb, sb, bb, tuple(players))
+        first = t.button
+        small = first if len(players) == 2 and first in players else _after(players, first)
+        return Positions(first, small, small, _after(players, small), tuple(players))
     sb_pos = t.big_blind
     button = t.sb_pos
     # Seats taken by new players since the last hand still count as empty here: the button

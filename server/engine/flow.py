@@ -84,8 +84,14 @@ def end_round(t: TableState, emit: Emit) -> None:
     nxt = "showdown" if street_no == len(STREETS) - 1 else STREETS[street_no + 1]
     text = f"End of the {t.street}"
     if returned:
-        text += "; " + ", ".join(f"seat {n}: {words.chips(a)} uncalled, returned" for n, a in returned.items())
-    emit(RoundEnd(street=t.street, pots=_pots_after(t, returned), returned=returned, next=nxt, text=text))
+        text += "; " + ", ".join(
+            f"seat {n}: {words.chips(a)} uncalled, returned" for n, a in returned.items()
+        )
+    emit(
+        RoundEnd(
+            street=t.street, pots=_pots_after(t, returned), returned=returned, next=nxt, text=text
+        )
+    )
     anyone_all_in = any(s.all_in for s in t.live())
     if anyone_all_in and not t.exposed and (nxt == "showdown" or not betting.betting_possible(t)):
         emit(
@@ -175,7 +181,9 @@ def _finish(t: TableState, emit: Emit, winners: dict[int, list[int]]) -> None:
         shares = pots.split(t, pot.amount, winners[index])
         for n, c in shares.items():
             stacks_add[n] = stacks_add.get(n, 0) + c
-        awards.append(PotAward(pot.amount, sorted(winners[index]), index, shares, list(pot.eligible)))
+        awards.append(
+            PotAward(pot.amount, sorted(winners[index]), index, shares, list(pot.eligible))
+        )
     _hand_end(t, emit, awards, stacks_add)
 
 
@@ -204,13 +212,31 @@ def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
     if index in t.awards:
         raise Illegal("23", f"pot {index} is already awarded")
     pot = layered[index]
-    if not winners or any(w not in pot.eligible for w in winners) or len(set(winners)) != len(winners):
+    if (
+        not winners
+        or any(w not in pot.eligible for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
         raise Illegal("23", f"pot {index} can go only to seats {', '.join(map(str, pot.eligible))}")
     shares = pots.split(t, pot.amount, winners)
-    emit(Awarded(pot=index, amount=pot.amount, winners=sorted(winners), shares=shares, rules=["23"] if index else []))
+    emit(
+        Awarded(
+            pot=index,
+            amount=pot.amount,
+            winners=sorted(winners),
+            shares=shares,
+            rules=["23"] if index else [],
+        )
+    )
     if len(t.awards) == len(layered):
         awards = [
-            PotAward(p.amount, sorted(t.awards[i]), i, pots.split(t, p.amount, t.awards[i]), list(p.eligible))
+            PotAward(
+                p.amount,
+                sorted(t.awards[i]),
+                i,
+                pots.split(t, p.amount, t.awards[i]),
+                list(p.eligible),
+            )
             for i, p in enumerate(layered)
         ]
         _hand_end(t, emit, awards, dict(t.shares))
@@ -221,5 +247,8 @@ def _hand_end(t: TableState, emit: Emit, awards: list[PotAward], won: dict[int, 
     busted = [n for n, chips in stacks.items() if chips == 0]
     # Side pots are awarded before the main pot (17, examples 2 and 3).
     ordered = sorted(awards, key=lambda a: -a.pot)
-    text = "; ".join(f"pot {a.pot} ({words.chips(a.amount)}) to seat {', '.join(map(str, a.winners))}" for a in ordered)
+    text = "; ".join(
+        f"pot {a.pot} ({words.chips(a.amount)}) to seat {', '.join(map(str, a.winners))}"
+        for a in ordered
+    )
     emit(HandEnd(hand=t.hand, stacks=stacks, pots=ordered, busted=busted, text=text))

@@ -75,7 +75,9 @@ def _declared(
     top = betting.all_in_to(s)
     if declare == "fold":
         if not facing:
-            return _ruled("fold", s.bet, front, [*rules, "60"], ["a fold with no bet to face is binding"])
+            return _ruled(
+                "fold", s.bet, front, [*rules, "60"], ["a fold with no bet to face is binding"]
+            )
         return _ruled("fold", s.bet, front, rules, [])
     if declare == "check":
         if facing:
@@ -87,7 +89,9 @@ def _declared(
         return _ruled("check", s.bet, front, rules, [])
     if declare == "call":
         if not facing:
-            return _ruled("check", s.bet, front, [*rules, "57-A"], ["'call' with no bet to face is a check"])
+            return _ruled(
+                "check", s.bet, front, [*rules, "57-A"], ["'call' with no bet to face is a check"]
+            )
         why = []
         if front is not None and front < t.current_bet and front < top:
             rules.append("53-A")
@@ -101,7 +105,12 @@ def _declared(
         return _to_total(t, s, high, front, [*rules, "56"], ["a pot-sized raise"])
     if declare == "pot" and not betting.is_limit(t):
         return _to_total(
-            t, s, low, front, [*rules, "56-D"], ["'pot' is not an amount in no-limit: the minimum raise stands"]
+            t,
+            s,
+            low,
+            front,
+            [*rules, "56-D"],
+            ["'pot' is not an amount in no-limit: the minimum raise stands"],
         )
     if declare in ("complete", "pot") or betting.is_limit(t):
         return _to_total(t, s, low, front, rules, [])
@@ -114,7 +123,9 @@ def _declared(
         # An amount that cannot be a total is the size of the raise (59: reasonable reading).
         return _to_total(t, s, t.current_bet + amount, front, [*rules, "59"], [])
     if front is None:
-        raise Illegal("52-B", f"seat {s.number} declared '{declare}' but the amount is not yet clear")
+        raise Illegal(
+            "52-B", f"seat {s.number} declared '{declare}' but the amount is not yet clear"
+        )
     why = []
     if len(chips) == 1 and facing:
         rules.append("46")
@@ -126,9 +137,13 @@ def _check_may_raise(t: TableState, s: Seat) -> None:
     if betting.can_raise(t, s):
         return
     if betting.cap_reached(t):
-        raise Illegal("50", f"the betting is capped at {t.cap} bets: seat {s.number} may call or fold")
+        raise Illegal(
+            "50", f"the betting is capped at {t.cap} bets: seat {s.number} may call or fold"
+        )
     if betting.all_in_to(s) <= t.current_bet:
-        raise Illegal("45-A", f"seat {s.number} has {betting.all_in_to(s):,} in all: it may call or fold")
+        raise Illegal(
+            "45-A", f"seat {s.number} has {betting.all_in_to(s):,} in all: it may call or fold"
+        )
     if not betting.others_with_chips(t, s):
         raise Illegal("45-A", f"no one left to raise against: seat {s.number} may call or fold")
     raise Illegal(
@@ -155,13 +170,30 @@ def _silent(
         if count == 1 and smallest is not None:
             rules.append("46")
         return _to_total(t, s, total, front, rules, [])
-    needed_all = smallest is not None and count > 1 and act.prior != "partly_pulled" and front - smallest < t.current_bet
+    needed_all = (
+        smallest is not None
+        and count > 1
+        and act.prior != "partly_pulled"
+        and front - smallest < t.current_bet
+    )
     if total < t.current_bet and total < top:
         return _under_call(t, s, front, rules)
     if needed_all:
-        return _ruled("call", min(t.current_bet, top), front, [*rules, "47-A"], ["every chip was needed to call"])
+        return _ruled(
+            "call",
+            min(t.current_bet, top),
+            front,
+            [*rules, "47-A"],
+            ["every chip was needed to call"],
+        )
     if count == 1 and smallest is not None and act.prior != "partly_pulled":
-        return _ruled("call", min(t.current_bet, top), front, [*rules, "46"], ["a single oversized chip is a call"])
+        return _ruled(
+            "call",
+            min(t.current_bet, top),
+            front,
+            [*rules, "46"],
+            ["a single oversized chip is a call"],
+        )
     if front >= top:
         why = ["the last chips: all-in"]
         return _to_total(t, s, top, front, [*rules, "47-B"] if smallest is not None else rules, why)
@@ -173,17 +205,27 @@ def _silent(
 def _fifty_percent(t: TableState, s: Seat, total: int, front: int, rules: list[str]) -> Reading:
     """45-A: half a raise or more must be made a full raise; less is a call."""
     if not betting.can_raise(t, s):
-        return _ruled("call", t.current_bet, front, [*rules, "49-A"], ["betting is not re-opened for this seat"])
+        return _ruled(
+            "call",
+            t.current_bet,
+            front,
+            [*rules, "49-A"],
+            ["betting is not re-opened for this seat"],
+        )
     increment = total - t.current_bet
     unit = betting.bet_unit(t) if betting.is_limit(t) else t.last_full
     if increment * 2 < unit:
-        return _ruled("call", t.current_bet, front, [*rules, "45-A"], ["less than half a raise is a call"])
+        return _ruled(
+            "call", t.current_bet, front, [*rules, "45-A"], ["less than half a raise is a call"]
+        )
     low, _ = betting.raise_bounds(t, s)
     if total < low:
         if "47-B" in rules:
             # 63: chips pushed silently in the hope of change are all at risk as the bet.
             rules.append("63")
-        return _to_total(t, s, low, front, [*rules, "45-A"], ["half a raise or more must be a full raise"])
+        return _to_total(
+            t, s, low, front, [*rules, "45-A"], ["half a raise or more must be a full raise"]
+        )
     return _to_total(t, s, total, front, [*rules, "45-A"], [])
 
 
@@ -191,10 +233,20 @@ def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading
     """53-B: an under-call must become a full call heads-up or against the opening bet."""
     top = betting.all_in_to(s)
     if len(t.live()) == 2:
-        return _ruled("call", min(t.current_bet, top), front, [*rules, "53-B"], ["heads-up an under-call is a full call"])
+        return _ruled(
+            "call",
+            min(t.current_bet, top),
+            front,
+            [*rules, "53-B"],
+            ["heads-up an under-call is a full call"],
+        )
     if t.bets <= 1:
         return _ruled(
-            "call", min(t.current_bet, top), front, [*rules, "53-B"], ["an under-call of the opening bet is a full call"]
+            "call",
+            min(t.current_bet, top),
+            front,
+            [*rules, "53-B"],
+            ["an under-call of the opening bet is a full call"],
         )
     pushed = front - s.bet
     forfeit = min(pushed, max(0, t.open_bet - s.bet))
@@ -203,7 +255,7 @@ def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading
         ["call", "fold"],
         pushed,
         forfeit,
-        f"under-call of {t.current_bet:,}: the floor rules a full call, or a fold forfeiting {forfeit:,}",
+        f"under-call of {t.current_bet:,}: a full call, or a fold forfeiting {forfeit:,}",
     )
 
 
@@ -212,14 +264,22 @@ def _ruled(action: str, total: int, front: int | None, rules: list[str], why: li
     return Reading(action, total, returned, rules, why)
 
 
-def _to_total(t: TableState, s: Seat, total: int, front: int | None, rules: list[str], why: list[str]) -> Reading:
+def _to_total(
+    t: TableState, s: Seat, total: int, front: int | None, rules: list[str], why: list[str]
+) -> Reading:
     """Turn a wanted total into the legal bet, raise or call nearest to it."""
     top = betting.all_in_to(s)
     total = min(total, top)
     if total <= t.current_bet:
         return _ruled("call", total if total == top else t.current_bet, front, rules, why)
     if not betting.can_raise(t, s):
-        return _ruled("call", t.current_bet, front, [*rules, "49-A"], [*why, "betting is not re-opened for this seat"])
+        return _ruled(
+            "call",
+            t.current_bet,
+            front,
+            [*rules, "49-A"],
+            [*why, "betting is not re-opened for this seat"],
+        )
     low, high = betting.raise_bounds(t, s)
     if total < low:
         rule = "57-B" if t.current_bet == 0 else "45-A"

@@ -139,7 +139,9 @@ def new_state(
         game=game,
         level=level,
         chips=tuple(sorted(chips)),
-        seats=[Seat(number=n, stack=stack, name=names.get(n, "")) for n, stack in sorted(seats.items())],
+        seats=[
+            Seat(number=n, stack=stack, name=names.get(n, "")) for n, stack in sorted(seats.items())
+        ],
         button=button,
         cap=cap,
         heads_up_event=heads_up_event,

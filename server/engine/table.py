@@ -28,12 +28,12 @@ from protocol.events import (
     Dealt,
     Event,
     FloorCall,
+    HandStart,
     LevelSet,
     PlayerAdded,
     PlayerRemoved,
     Post,
     RulingMade,
-    HandStart,
 )
 from server.engine import betting, buttons, flow, words
 from server.engine.errors import Illegal
@@ -109,7 +109,12 @@ def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
         rules.append("RP-11")
     if where.button not in where.dealt:
         rules.append("34")
-    if t.started and where.button != t.sb_pos and where.button != t.big_blind and len(where.dealt) > 2:
+    if (
+        t.started
+        and where.button != t.sb_pos
+        and where.button != t.big_blind
+        and len(where.dealt) > 2
+    ):
         rules.append("36-B")
     if len(where.dealt) == 2:
         rules.append("36-C")
@@ -118,7 +123,11 @@ def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     text = (
         f"Hand {t.hand + 1}: button {where.button}, "
-        + (f"small blind seat {where.small_blind}, " if where.small_blind is not None else "dead small blind, ")
+        + (
+            f"small blind seat {where.small_blind}, "
+            if where.small_blind is not None
+            else "dead small blind, "
+        )
         + f"big blind seat {where.big_blind}"
     )
     emit(
@@ -147,7 +156,11 @@ def _act(t: TableState, cmd: Act, emit: Emit) -> None:
         raise Illegal("", "no betting round is open", code="no_betting")
     s = _live_seat(t, cmd.seat)
     if cmd.seat != t.to_act:
-        raise Illegal("55", f"seat {cmd.seat} acted out of turn: the action is on seat {t.to_act}", code="out_of_turn")
+        raise Illegal(
+            "55",
+            f"seat {cmd.seat} acted out of turn: the action is on seat {t.to_act}",
+            code="out_of_turn",
+        )
     reading = read(t, s, cmd)
     if isinstance(reading, FloorNeeded):
         emit(
@@ -174,7 +187,15 @@ def _act(t: TableState, cmd: Act, emit: Emit) -> None:
             all_in=all_in,
             returned=reading.returned,
             rules=reading.rules,
-            text=words.action_text(s.number, action, reading.total, all_in, reading.returned, reading.rules, reading.why),
+            text=words.action_text(
+                s.number,
+                action,
+                reading.total,
+                all_in,
+                reading.returned,
+                reading.rules,
+                reading.why,
+            ),
         )
     )
     flow.progress(t, emit, s.number)
@@ -185,7 +206,10 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
     if call is None or cmd.call != call.call:
         raise Illegal("1", f"there is no open floor call {cmd.call}", code="no_floor_call")
     if cmd.option not in call.options:
-        raise Illegal(call.rule, f"'{cmd.option}' is not an option of floor call {call.call}: {', '.join(call.options)}")
+        raise Illegal(
+            call.rule,
+            f"'{cmd.option}' is not an option of floor call {call.call}: {', '.join(call.options)}",
+        )
     s = _live_seat(t, call.seat)
     emit(
         RulingMade(
@@ -222,9 +246,15 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
 def _deal(t: TableState, cmd: Deal, emit: Emit) -> None:
     if t.phase != "deal" or cmd.street != t.next_street:
         due = t.next_street or "nothing"
-        raise Illegal("RP-5", f"the {cmd.street} is not due: {due} is next and the action must be complete", code="not_due")
+        raise Illegal(
+            "RP-5",
+            f"the {cmd.street} is not due: {due} is next and the action must be complete",
+            code="not_due",
+        )
     if cmd.cards and len(cmd.cards) != STREET_CARDS[cmd.street]:
-        raise Illegal("41", f"the {cmd.street} is {STREET_CARDS[cmd.street]} card(s), not {len(cmd.cards)}")
+        raise Illegal(
+            "41", f"the {cmd.street} is {STREET_CARDS[cmd.street]} card(s), not {len(cmd.cards)}"
+        )
     _check_unseen(t, cmd.cards)
     emit(Dealt(street=cmd.street, cards=list(cmd.cards), board=[*t.board, *cmd.cards]))
     flow.after_deal(t, emit)
@@ -244,7 +274,9 @@ def _show(t: TableState, cmd: Show, emit: Emit) -> None:
         raise Illegal("", "hands are shown once the betting is over", code="no_showdown")
     s = _live_seat(t, cmd.seat)
     if cmd.cards and s.cards and sorted(cmd.cards) != sorted(s.cards):
-        raise Illegal("", f"seat {s.number} was dealt {' '.join(s.cards)}, not {' '.join(cmd.cards)}")
+        raise Illegal(
+            "", f"seat {s.number} was dealt {' '.join(s.cards)}, not {' '.join(cmd.cards)}"
+        )
     if cmd.cards and not s.cards:
         others = [c for c in cmd.cards]
         _check_unseen(t, others)

@@ -8,7 +8,15 @@ def chips(n: int) -> str:
     return f"{n:,}"
 
 
-def action_text(seat: int, action: str, total: int, all_in: bool, returned: int, rules: list[str], why: list[str]) -> str:
+def action_text(
+    seat: int,
+    action: str,
+    total: int,
+    all_in: bool,
+    returned: int,
+    rules: list[str],
+    why: list[str],
+) -> str:
     amount = "" if action in ("fold", "check") else f" {chips(total)}"
     head = f"Seat {seat}: {action}{amount}{' all-in' if all_in else ''}"
     notes = list(why)
