@@ -45,7 +45,7 @@ KNOWN_INCONSISTENT = {
     ),
     "wsop/2019/42/3/00-01-07.phh": (
         "the file leaves out the button's (p8) pre-flop fold: after p7 raises, p1 acts while "
-        "p8 is still to act (PokerKit repairs the history by folding p8)"
+        "p8 is still to act (PokerKit repairs it by folding p8; so folded, the engine matches)"
     ),
 }
 """Hands whose file cannot be matched by any table, by label, with the reason."""

@@ -50,7 +50,7 @@ def evolve(t: TableState, e: Event) -> None:
             else:
                 s.shown = True
                 if e.cards:
-                    s.cards = list(e.cards)
+                    s.cards = tuple(e.cards)
         case ExposeAll():
             t.exposed = True
         case FloorCall():
@@ -62,9 +62,8 @@ def evolve(t: TableState, e: Event) -> None:
             t.floor = None
             t.phase = "betting"
         case Awarded():
-            t.awards[e.pot] = list(e.winners)
-            for seat, chips in e.shares.items():
-                t.shares[seat] = t.shares.get(seat, 0) + chips
+            t.awards = {**t.awards, e.pot: list(e.winners)}
+            t.shares = {n: t.shares.get(n, 0) + e.shares.get(n, 0) for n in {*t.shares, *e.shares}}
         case HandEnd():
             _hand_end(t, e)
         case PlayerAdded():
@@ -95,7 +94,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.bet = s.paid = 0
         s.dealt = s.number in dealt
         s.folded = s.acted = s.shown = s.mucked = False
-        s.cards = list(e.cards.get(s.number, []))
+        s.cards = tuple(e.cards.get(s.number, ()))
         if s.dealt:
             s.waiting = False
     t.dead = 0
@@ -177,7 +176,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.stack = e.stacks.get(s.number, s.stack)
         s.bet = s.paid = 0
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
-        s.cards = []
+        s.cards = ()
     t.seats = [s for s in t.seats if s.number not in busted]
     t.phase, t.to_act, t.floor, t.dead = "idle", None, None, 0
     t.current_bet = t.bets = 0

@@ -70,12 +70,7 @@ def _uncalled(t: TableState) -> dict[int, int]:
 
 
 def _pots_after(t: TableState, returned: dict[int, int]) -> list[int]:
-    probe = t.clone()
-    for seat, amount in returned.items():
-        s = probe.seat(seat)
-        if s is not None:
-            s.paid -= amount
-    return [p.amount for p in pots.layered(probe)]
+    return [p.amount for p in pots.layered(t, returned)]
 
 
 def end_round(t: TableState, emit: Emit) -> None:

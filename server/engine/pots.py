@@ -17,16 +17,20 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def layered(t: TableState) -> list[Pot]:
-    """Main pot first, then each side pot; adjacent layers with the same players merge."""
-    paid = {s.number: s.paid for s in t.seats if s.paid > 0}
-    live = [s for s in t.seats if s.live]
-    levels = sorted({s.paid for s in live})
+def layered(t: TableState, returned: dict[int, int] | None = None) -> list[Pot]:
+    """Main pot first, then each side pot; adjacent layers with the same players merge.
+
+    ``returned`` takes uncalled chips off their owners first, as at the end of a round.
+    """
+    back = returned or {}
+    paid = {s.number: s.paid - back.get(s.number, 0) for s in t.seats if s.paid > 0}
+    live = [s.number for s in t.live()]
+    levels = sorted({paid.get(n, 0) for n in live})
     pots: list[Pot] = []
     floor = 0
     for level in levels:
         amount = sum(min(p, level) - min(p, floor) for p in paid.values())
-        eligible = tuple(s.number for s in live if s.paid >= level)
+        eligible = tuple(n for n in live if paid.get(n, 0) >= level)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount or not pots:
@@ -34,7 +38,7 @@ def layered(t: TableState) -> list[Pot]:
         floor = level
     leftover = sum(paid.values()) - sum(p.amount for p in pots)
     if not pots:
-        pots.append(Pot(0, tuple(s.number for s in live)))
+        pots.append(Pot(0, tuple(live)))
     if leftover:
         # Chips from seats that folded after putting in more than any live seat matched.
         pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)

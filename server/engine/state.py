@@ -32,7 +32,7 @@ class Seat(msgspec.Struct, omit_defaults=True):
     """Acted voluntarily on this street (posting a blind is not acting)."""
     waiting: bool = False
     """Seated between the small blind and the button: not dealt in until the button passes."""
-    cards: list[str] = []
+    cards: tuple[str, ...] = ()
     shown: bool = False
     mucked: bool = False
 
@@ -46,7 +46,7 @@ class Seat(msgspec.Struct, omit_defaults=True):
         return self.live and self.stack == 0
 
     def clone(self) -> Seat:
-        return msgspec.structs.replace(self, cards=list(self.cards))
+        return msgspec.structs.replace(self)
 
 
 class PendingCall(msgspec.Struct, omit_defaults=True):
@@ -107,21 +107,20 @@ class TableState(msgspec.Struct, omit_defaults=True):
         return None
 
     def live(self) -> list[Seat]:
-        return [s for s in self.seats if s.live]
+        return [s for s in self.seats if s.dealt and not s.folded and not s.mucked]
 
     def pot_total(self) -> int:
         """Chips in the middle and in front of the seats."""
         return self.dead + sum(s.paid for s in self.seats)
 
     def clone(self) -> TableState:
-        return msgspec.structs.replace(
-            self,
-            seats=[s.clone() for s in self.seats],
-            board=list(self.board),
-            floor=msgspec.structs.replace(self.floor) if self.floor else None,
-            awards=dict(self.awards),
-            shares=dict(self.shares),
-        )
+        """A copy the engine may evolve; the board and floor call are replaced, never mutated."""
+        replace = msgspec.structs.replace
+        twin = replace(self, seats=[replace(s) for s in self.seats])
+        if self.awards:
+            twin.awards = dict(self.awards)
+            twin.shares = dict(self.shares)
+        return twin
 
 
 def new_state(

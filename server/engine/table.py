@@ -278,8 +278,7 @@ def _show(t: TableState, cmd: Show, emit: Emit) -> None:
             "", f"seat {s.number} was dealt {' '.join(s.cards)}, not {' '.join(cmd.cards)}"
         )
     if cmd.cards and not s.cards:
-        others = [c for c in cmd.cards]
-        _check_unseen(t, others)
+        _check_unseen(t, cmd.cards)
     emit(CardsShown(seat=s.number, cards=list(cmd.cards or s.cards)))
     flow.try_resolve(t, emit)
 

@@ -1,0 +1,495 @@
+"""Differential test: random no-limit hold'em hands played in PokerKit and in Tablewire in lockstep.
+
+Every hand is built from its own seeded ``random.Random`` (seed = hand number), so a failure names
+a seed that replays exactly: ``python tests/test_differential_pokerkit.py --seed N`` prints the
+hand action by action.
+
+A hand has 2-9 players on random seat numbers (1-10) with a random button, random stacks (always
+more than the big blind, so no one is short for a blind), and cards dealt from a deck shuffled by
+the hand's RNG: hole cards, then burn + flop, burn + turn, burn + river. Both implementations
+play the same actions, chosen at random among the legal ones (fold, check/call, minimum raise,
+random raise, all-in).
+
+Seat mapping. PokerKit numbers players clockwise from the seat left of the button: index 0 is
+the small blind, 1 the big blind ... and the last index the button. Heads-up the button is the
+small blind (TDA 36-C), and PokerKit then puts the big blind at index 0 and the button at index 1
+(its blinds are posted "in reverse" for two players; checked in ``test_heads_up_seat_mapping``),
+which is still "clockwise from the seat left of the button". So in both cases
+``index i <-> i-th seat clockwise after the button``.
+
+At every decision point the two must agree on the seat to act, the amount to call, whether the
+seat may raise, the minimum and maximum raise-to, the seat's all-in total, and every seat's
+stack and bet; at the end of the hand on every final stack. Where they differ because PokerKit
+departs from the TDA, the rule is named, the TDA answer is asserted of Tablewire, and the point
+is counted:
+
+- **49-A** (re-opening the bet). PokerKit re-opens the betting for a seat that already acted
+  when an all-in smaller than a full bet or raise comes in, in two situations: the short all-in
+  is the first bet or raise of the street (PokerKit compares it with a minimum of 0 pre-flop, or
+  with itself post-flop, so it counts as "full"), or it follows a short all-in that PokerKit took
+  for "full". 49-A: a seat that has acted may raise only if it now faces at least a full bet or
+  raise (short all-ins adding up). The test keeps its own record of who acted and of the last full
+  bet or raise, asserts Tablewire's prompt says ``can_raise=False``, and continues the hand with a
+  call or fold.
+- **21-A** (odd chips). When a pot splits three or more ways with two or more odd chips left,
+  PokerKit gives all of them to the first winner; 21-A gives the odd chip(s) to the first
+  winner(s) left of the button, one chip each. The final stacks are compared with PokerKit's
+  pushes redistributed that way.
+
+Any other disagreement fails the test with the seed and the point where it happened.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from pokerkit import Automation, ChipsPushing, NoLimitTexasHoldem
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from protocol import Act, Deal, HandEnd, Prompt, RoundEnd, Show, StartHand, TableConfig  # noqa: E402
+from server.engine import apply, new_table  # noqa: E402
+
+HANDS = 1200
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+DECK = [r + s for r in RANKS for s in SUITS]
+BLINDS = [(1, 2), (5, 10), (25, 50), (50, 100), (100, 200), (3, 5), (40, 100), (1000, 2000)]
+STREETS = ("flop", "turn", "river")
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+class Mismatch(AssertionError):
+    """Tablewire and the TDA answer (PokerKit where it follows the TDA) disagree."""
+
+
+@dataclass
+class Hand:
+    """One random hand: table, stacks, cards, and the random choices still to be made."""
+
+    seed: int
+    blinds: tuple[int, int]
+    seats: list[int]  # clockwise from the seat left of the button = PokerKit index order
+    stacks: list[int]  # by PokerKit index
+    button: int
+    deck: list[str]
+    rng: random.Random
+
+    @classmethod
+    def generate(cls, seed: int) -> Hand:
+        rng = random.Random(seed)
+        n = rng.randint(2, 9)
+        numbers = sorted(rng.sample(range(1, 11), n))
+        button = rng.choice(numbers)
+        i = numbers.index(button)
+        seats = numbers[i + 1 :] + numbers[: i + 1]
+        blinds = rng.choice(BLINDS)
+        bb = blinds[1]
+        stacks = []
+        for _ in seats:
+            kind = rng.random()
+            if kind < 0.3:
+                stacks.append(rng.randint(bb + 1, 10 * bb))
+            elif kind < 0.75:
+                stacks.append(rng.randint(10 * bb, 60 * bb))
+            else:
+                stacks.append(rng.randint(60 * bb, 300 * bb))
+        deck = list(DECK)
+        rng.shuffle(deck)
+        return cls(seed, blinds, seats, stacks, button, deck, rng)
+
+    def holes(self) -> list[str]:
+        return [self.deck[2 * i] + self.deck[2 * i + 1] for i in range(len(self.seats))]
+
+    def board(self, street: str) -> tuple[str, list[str]]:
+        """(burn card, cards) of a street."""
+        start = 2 * len(self.seats)
+        at = {"flop": start, "turn": start + 4, "river": start + 6}[street]
+        count = 3 if street == "flop" else 1
+        return self.deck[at], self.deck[at + 1 : at + 1 + count]
+
+    def config(self) -> TableConfig:
+        return TableConfig(
+            game="NLHE",
+            blinds=self.blinds,
+            seats=dict(zip(self.seats, self.stacks, strict=True)),
+            button=self.button,
+            chips=(1,),
+        )
+
+
+@dataclass
+class Result:
+    seed: int
+    players: int = 0
+    decisions: int = 0
+    divergences: Counter[str] = field(default_factory=Counter)
+    trace: list[str] = field(default_factory=list)
+    showdown: bool = False
+
+
+class TdaBook:
+    """The test's own record of a street's betting, for rule 49-A: who has acted voluntarily and
+    the last full bet or raise increment (the big blind until someone bets or raises fully)."""
+
+    def __init__(self, bb: int) -> None:
+        self.bb = bb
+        self.new_street()
+
+    def new_street(self) -> None:
+        self.acted: set[int] = set()
+        self.last_full = self.bb
+
+    def reopened(self, i: int, bets: list[int]) -> bool:
+        return i not in self.acted or max(bets) - bets[i] >= self.last_full
+
+    def record(self, i: int, kind: str, total: int, before: int) -> None:
+        if kind == "fold":
+            self.acted.discard(i)
+            return
+        self.acted.add(i)
+        if kind == "raise" and total - before >= self.last_full:
+            self.last_full = total - before
+
+
+def _create_pokerkit(hand: Hand):  # type: ignore[no-untyped-def]
+    return NoLimitTexasHoldem.create_state(
+        AUTOMATIONS, False, 0, hand.blinds, hand.blinds[1], hand.stacks, len(hand.stacks)
+    )
+
+
+def _structural_raise(pk, i: int) -> bool:  # type: ignore[no-untyped-def]
+    """PokerKit's and the TDA's common conditions for a raise, leaving re-opening aside: the seat
+    has more than the call, and someone else still in the hand could put in more than the bet."""
+    top = max(pk.bets)
+    if pk.stacks[i] <= top - pk.bets[i]:
+        return False
+    return any(j != i and pk.statuses[j] and pk.stacks[j] + pk.bets[j] > top for j in pk.player_indices)
+
+
+def _tda_shares(amounts: tuple[int, ...]) -> list[int]:
+    """21-A: a pot split between tied hands, odd chips one each to the first winners left of the
+    button (PokerKit index order is clockwise from the seat left of the button)."""
+    winners = [i for i, a in enumerate(amounts) if a > 0]
+    each, odd = divmod(sum(amounts), len(winners))
+    shares = [0] * len(amounts)
+    for k, i in enumerate(winners):
+        shares[i] = each + (1 if k < odd else 0)
+    return shares
+
+
+def _prompt_of(events: list) -> Prompt | None:  # type: ignore[type-arg]
+    for e in reversed(events):
+        if isinstance(e, Prompt):
+            return e
+    return None
+
+
+def play(seed: int, tracing: bool = False) -> Result:
+    """Play hand ``seed`` in both; raise :class:`Mismatch` at the first disagreement."""
+    hand = Hand.generate(seed)
+    rng = hand.rng
+    seats = hand.seats
+    n = len(seats)
+    bb = hand.blinds[1]
+    res = Result(seed, n)
+    log = res.trace.append if tracing else (lambda _line: None)
+    log(
+        f"seed {seed}: NLHE {hand.blinds}, button {hand.button}, seats clockwise from the left of the"
+        f" button {seats}, stacks {hand.stacks}, holes {hand.holes()}"
+    )
+    aggression = rng.uniform(0.15, 0.6)
+    fold_rate = rng.uniform(0.05, 0.35)
+
+    def fail(message: str) -> None:
+        raise Mismatch(f"seed {seed}: {message}\n" + "\n".join(res.trace))
+
+    pk = _create_pokerkit(hand)
+    for cards in hand.holes():
+        pk.deal_hole(cards)
+    state = new_table(hand.config())
+    state, events = apply(state, StartHand(cards={s: [c[:2], c[2:]] for s, c in zip(seats, hand.holes(), strict=True)}))
+    _errors(events, fail)
+    book = TdaBook(bb)
+    ended: HandEnd | None = _hand_end(events)
+    dealt = 0
+
+    while pk.status:
+        i = pk.actor_index
+        if i is None:
+            if not pk.can_burn_card():
+                break
+            street = STREETS[dealt]
+            dealt += 1
+            burn, cards = hand.board(street)
+            pk.burn_card(burn)
+            pk.deal_board("".join(cards))
+            if state.phase != "deal" or state.next_street != street:
+                fail(f"PokerKit deals the {street}; Tablewire is in phase {state.phase!r}, next {state.next_street!r}")
+            state, events = apply(state, Deal(street=street, cards=cards))
+            _errors(events, fail)
+            log(f"  deal {street} {cards}")
+            book.new_street()
+            ended = ended or _hand_end(events)
+            continue
+        # A decision point.
+        res.decisions += 1
+        prompt = _prompt_of(events)
+        seat = seats[i]
+        if prompt is None or state.phase != "betting" or state.to_act != seat:
+            fail(f"PokerKit has seat {seat} to act; Tablewire: phase {state.phase!r}, to act {state.to_act}, last events {events}")
+        assert prompt is not None
+        if prompt.seat != seat:
+            fail(f"seat to act: PokerKit {seat}, Tablewire {prompt.seat}")
+        for j, s in enumerate(seats):
+            es = state.seat(s)
+            assert es is not None
+            if (es.stack, es.bet) != (pk.stacks[j], pk.bets[j]):
+                fail(f"seat {s}: stack/bet PokerKit {(pk.stacks[j], pk.bets[j])}, Tablewire {(es.stack, es.bet)}")
+        to_call = pk.checking_or_calling_amount
+        if prompt.to_call != to_call:
+            fail(f"seat {seat} to call: PokerKit {to_call}, Tablewire {prompt.to_call}")
+        top = pk.stacks[i] + pk.bets[i]
+        if prompt.all_in_to != top:
+            fail(f"seat {seat} all-in total: PokerKit {top}, Tablewire {prompt.all_in_to}")
+        pk_raise = pk.can_complete_bet_or_raise_to()
+        tda_raise = _structural_raise(pk, i) and book.reopened(i, pk.bets)
+        if pk_raise != tda_raise:
+            if pk_raise and not book.reopened(i, pk.bets):
+                res.divergences["49-A"] += 1
+                log(
+                    f"  [49-A] seat {seat} acted and faces {max(pk.bets) - pk.bets[i]} < a full"
+                    f" {book.last_full}: PokerKit lets it raise, the TDA does not"
+                )
+            else:
+                fail(
+                    f"seat {seat} may raise: PokerKit {pk_raise}, test's TDA book {tda_raise}"
+                    f" (unclassified divergence; bets {pk.bets}, stacks {pk.stacks})"
+                )
+        if prompt.can_raise != tda_raise:
+            fail(f"seat {seat} may raise: TDA {tda_raise} (PokerKit {pk_raise}), Tablewire {prompt.can_raise} ({prompt.text})")
+        if tda_raise:
+            low = pk.min_completion_betting_or_raising_to_amount
+            high = pk.max_completion_betting_or_raising_to_amount
+            if (prompt.min_raise_to, prompt.max_raise_to) != (low, high):
+                fail(f"seat {seat} raise-to range: PokerKit {(low, high)}, Tablewire {(prompt.min_raise_to, prompt.max_raise_to)}")
+        elif prompt.min_raise_to is not None or prompt.max_raise_to is not None:
+            fail(f"seat {seat} may not raise but Tablewire's prompt has a range {prompt}")
+
+        # Choose an action among the legal ones (TDA-legal: no raise where 49-A forbids it).
+        facing = max(pk.bets) > pk.bets[i]
+        before = max(pk.bets)
+        r = rng.random()
+        if facing and r < fold_rate:
+            kind, total = "fold", pk.bets[i]
+        elif tda_raise and rng.random() < aggression:
+            low = pk.min_completion_betting_or_raising_to_amount
+            high = pk.max_completion_betting_or_raising_to_amount
+            pick = rng.random()
+            if pick < 0.4:
+                total = low
+            elif pick < 0.75:
+                total = rng.randint(low, max(low, min(high, low * 3)))
+            else:
+                total = high
+            kind = "raise"
+        else:
+            kind = "call" if facing else "check"
+            total = min(max(pk.bets), top)
+
+        if kind == "fold":
+            pk.fold()
+            cmd = Act(seat=seat, declare="fold")
+        elif kind in ("call", "check"):
+            pk.check_or_call()
+            cmd = Act(seat=seat, declare=kind)  # type: ignore[arg-type]
+        else:
+            pk.complete_bet_or_raise_to(total)
+            if total == top and rng.random() < 0.5:
+                cmd = Act(seat=seat, declare="all_in")
+            else:
+                cmd = Act(seat=seat, declare="raise" if before else "bet", amount=total)
+        book.record(i, kind, total, before)
+        log(f"  seat {seat} (pk {i}): {kind} {total}  [prompt {prompt.text!r}]")
+        state, events = apply(state, cmd)
+        _errors(events, fail)
+        ended = ended or _hand_end(events)
+
+    # PokerKit has finished: Tablewire either ended the hand (uncontested, or all-in with every
+    # hand exposed) or waits for the showdown.
+    if ended is None:
+        res.showdown = True
+        if state.phase != "showdown":
+            fail(f"PokerKit is over; Tablewire is in phase {state.phase!r}")
+        for s in list(state.seats):
+            if ended is not None:
+                break
+            if s.live and not s.shown:
+                state, events = apply(state, Show(seat=s.number, cards=list(s.cards)))
+                _errors(events, fail)
+                ended = _hand_end(events)
+        if ended is None:
+            fail("every live hand is shown and the board is out, but Tablewire did not end the hand")
+    assert ended is not None
+
+    # Final stacks: PokerKit's, with 21-A applied to its split pots.
+    expected = list(pk.stacks)
+    for op in pk.operations:
+        if isinstance(op, ChipsPushing):
+            shares = _tda_shares(op.amounts)
+            if shares != list(op.amounts):
+                res.divergences["21-A"] += 1
+                log(f"  [21-A] pot {op.pot_index} split {op.amounts} by PokerKit, {shares} by the TDA")
+                for j in range(n):
+                    expected[j] += shares[j] - op.amounts[j]
+    got = [ended.stacks.get(s) for s in seats]
+    log(f"  end: PokerKit stacks {pk.stacks}, TDA {expected}, Tablewire {got}")
+    if got != expected:
+        fail(f"final stacks: TDA (PokerKit with 21-A) {expected}, Tablewire {got}; pots {ended.pots}")
+    if sum(expected) != sum(hand.stacks):
+        fail("chips were created or lost")
+    return res
+
+
+def _errors(events: list, fail) -> None:  # type: ignore[no-untyped-def,type-arg]
+    for e in events:
+        if type(e).__name__ == "ErrorEvent":
+            fail(f"Tablewire refused a command: {e}")
+
+
+def _hand_end(events: list) -> HandEnd | None:  # type: ignore[type-arg]
+    for e in events:
+        if isinstance(e, HandEnd):
+            return e
+    return None
+
+
+# --- tests --------------------------------------------------------------------------------------
+
+
+def test_heads_up_seat_mapping() -> None:
+    """PokerKit heads-up: index 0 posts the big blind, index 1 (the button) the small blind and
+    acts first pre-flop; Tablewire: the button is the small blind (36-C)."""
+    pk = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, 0, (50, 100), 100, (1000, 2000), 2)
+    assert pk.bets == [100, 50]
+    pk.deal_hole("AsKs")
+    pk.deal_hole("2c3c")
+    assert pk.actor_index == 1
+    state = new_table(TableConfig(game="NLHE", blinds=(50, 100), seats={4: 1000, 7: 2000}, button=7, chips=(1,)))
+    state, events = apply(state, StartHand())
+    assert (state.small_blind, state.big_blind) == (7, 4)
+    prompt = _prompt_of(events)
+    assert prompt is not None and prompt.seat == 7 and prompt.to_call == 50
+
+
+def test_49_a_divergence_example() -> None:
+    """49-A, addendum example 3-A shape: A calls the big blind, C goes all-in 50 over it (less than
+    a full raise), the blinds fold. PokerKit lets A re-raise; under 49-A A may only call or fold."""
+    # Seats clockwise from the left of the button: 1 = SB, 2 = BB, 3 = A, 4 = C (button).
+    pk = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, 0, (50, 100), 100, (5000, 5000, 5000, 150), 4)
+    for cards in ("AsKs", "2c3c", "QdQh", "7h7s"):
+        pk.deal_hole(cards)
+    state = new_table(TableConfig(game="NLHE", blinds=(50, 100), seats={1: 5000, 2: 5000, 3: 5000, 4: 150}, button=4, chips=(1,)))
+    state, _ = apply(state, StartHand())
+    pk.check_or_call()  # A calls 100
+    state, _ = apply(state, Act(seat=3, declare="call"))
+    pk.complete_bet_or_raise_to(150)  # C all-in 150
+    state, _ = apply(state, Act(seat=4, declare="all_in"))
+    pk.fold()
+    state, _ = apply(state, Act(seat=1, declare="fold"))
+    pk.fold()
+    state, events = apply(state, Act(seat=2, declare="fold"))
+    assert pk.actor_index == 2 and pk.can_complete_bet_or_raise_to()  # PokerKit: A may raise
+    prompt = _prompt_of(events)
+    assert prompt is not None and prompt.seat == 3 and prompt.to_call == 50
+    assert not prompt.can_raise  # 49-A: A has acted and faces 50, less than a full raise of 100
+    _, refused = apply(state, Act(seat=3, declare="raise", amount=400))
+    assert type(refused[0]).__name__ == "ErrorEvent" and refused[0].rule == "49-A"  # type: ignore[union-attr]
+
+
+BATCHES = 8
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_random_hands_agree_with_pokerkit_and_the_tda(batch: int) -> None:
+    """HANDS random hands in BATCHES batches (seeds ``batch::BATCHES``)."""
+    failures: list[str] = []
+    for seed in range(batch, HANDS, BATCHES):
+        try:
+            play(seed)
+        except Mismatch as exc:
+            failures.append(str(exc).split("\n", 1)[0])
+    assert not failures, f"{len(failures)} hands disagree:\n" + "\n".join(failures[:20])
+
+
+def test_the_random_hands_reach_the_named_divergences() -> None:
+    """The sample is rich enough to hit 49-A and to play many showdowns and decisions."""
+    totals: Counter[str] = Counter()
+    hands = decisions = showdowns = 0
+    for seed in range(0, HANDS, 4):
+        try:
+            r = play(seed)
+        except Mismatch:
+            continue  # reported by the batches above
+        hands += 1
+        decisions += r.decisions
+        showdowns += r.showdown
+        totals.update({k: 1 for k in r.divergences})
+    assert hands and decisions > 5 * hands and showdowns > hands // 10
+    assert totals["49-A"] > 0
+
+
+def summary(seeds: range) -> None:
+    hands = decisions = showdowns = 0
+    points: Counter[str] = Counter()
+    hand_hits: Counter[str] = Counter()
+    players: Counter[int] = Counter()
+    failures: list[str] = []
+    for seed in seeds:
+        try:
+            r = play(seed)
+        except Mismatch as exc:
+            failures.append(str(exc).split("\n", 1)[0])
+            continue
+        hands += 1
+        decisions += r.decisions
+        showdowns += r.showdown
+        players[r.players] += 1
+        points.update(r.divergences)
+        hand_hits.update({k: 1 for k in r.divergences})
+    print(f"hands agreeing: {hands}/{len(seeds)}; decisions compared: {decisions}; showdowns: {showdowns}")
+    print(f"players per hand: {dict(sorted(players.items()))}")
+    for rule in sorted(points):
+        print(f"divergence {rule}: {hand_hits[rule]} hands, {points[rule]} points")
+    for f in failures:
+        print("FAIL", f)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, help="trace one hand")
+    parser.add_argument("--hands", type=int, default=HANDS)
+    args = parser.parse_args()
+    if args.seed is not None:
+        try:
+            print("\n".join(play(args.seed, tracing=True).trace))
+        except Mismatch as exc:
+            print(exc)
+    else:
+        summary(range(args.hands))
