@@ -39,6 +39,11 @@ class Act(_Command, tag="act", frozen=True):
     chips: list[int] = []
     first: First = "together"
     prior: Prior = "left"
+    at: int | None = None
+    """When the action happened (ms); with the clock running an action at the deadline counts (31)."""
+    as_played: bool = False
+    """Record the total exactly as it went in, uncorrected: an error found later is ruled by
+    rule 54 when the floor is told (``irregularity`` ``under_raise`` / ``pot_miscount``)."""
 
     def __post_init__(self) -> None:
         if self.declare is None and self.amount is None and not self.chips:
@@ -50,10 +55,15 @@ class Act(_Command, tag="act", frozen=True):
 
 
 class Deal(_Command, tag="deal", frozen=True):
-    """The dealer burns and turns the next street; the cards are optional."""
+    """The dealer burns and turns the next street; the cards are optional.
+
+    Dealt before the action was complete, it is an irregularity (RP-5); a flop of four cards
+    or without a burn goes by rule 41.
+    """
 
     street: Street
     cards: list[str] = []
+    burned: bool = True
 
 
 class Show(_Command, tag="show", frozen=True):

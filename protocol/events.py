@@ -157,6 +157,8 @@ class HandEnd(_Event, tag="hand_end", frozen=True):
     stacks: dict[int, int]
     pots: list[PotAward] = []
     busted: list[int] = []
+    void: bool = False
+    removed: int = 0
     text: str = ""
 
 
@@ -177,6 +179,113 @@ class LevelSet(_Event, tag="level", frozen=True):
     ante: int = 0
     bba: bool = False
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
+
+
+class SubstantialAction(_Event, tag="substantial_action", frozen=True):
+    """Substantial action has happened this hand (38): no misdeal, a skipped seat is bound."""
+
+    rules: list[str] = msgspec.field(default_factory=lambda: ["38"])
+    text: str = ""
+
+
+class OutOfTurn(_Event, tag="out_of_turn", frozen=True):
+    """A seat acted out of turn (55); the action backs up to ``to_act``.
+
+    ``action``/``total`` are what the seat's action will be if it binds.
+    """
+
+    seat: int
+    to_act: int
+    action: str
+    total: int
+    skipped: list[int] = []
+    rules: list[str] = []
+    text: str = ""
+
+
+class OutOfTurnReleased(_Event, tag="out_of_turn_released", frozen=True):
+    """The action to the seat changed: its out-of-turn action is not binding (55-A-1)."""
+
+    seat: int
+    rules: list[str] = msgspec.field(default_factory=lambda: ["55-A-1"])
+    text: str = ""
+
+
+class ClockStarted(_Event, tag="clock", frozen=True):
+    """The clock is on ``seat``: 25 s to ``deadline``, then a 5 s countdown to ``expires`` (31)."""
+
+    seat: int
+    at: int
+    deadline: int
+    expires: int
+    rules: list[str] = msgspec.field(default_factory=lambda: ["31"])
+    text: str = ""
+
+
+class Irregular(_Event, tag="irregularity", frozen=True):
+    """An irregularity and the procedure that resolves it.
+
+    ``reshuffle`` names the cards that go back into the stub before it is reshuffled,
+    ``burn`` the card that becomes the burn; ``street`` what is to be dealt (again).
+    """
+
+    kind: str
+    seat: int | None = None
+    street: str = ""
+    reshuffle: list[str] = []
+    burn: str = ""
+    board: list[str] = []
+    rules: list[str] = []
+    text: str = ""
+
+
+class Misdealt(_Event, tag="misdeal", frozen=True):
+    """A misdeal: every chip of the hand goes back; the re-deal follows as a new hand_start
+    with the same hand number, button and level (37-C)."""
+
+    hand: int
+    reason: str = ""
+    rules: list[str] = msgspec.field(default_factory=lambda: ["37-A", "37-C"])
+    text: str = ""
+
+
+class PenaltyGiven(_Event, tag="penalty", frozen=True):
+    """A penalty; ``hands_left`` counts down hand by hand; ``removed`` chips leave play."""
+
+    seat: int
+    kind: str
+    hands_left: int = 0
+    removed: int = 0
+    reason: str = ""
+    rules: list[str] = []
+    text: str = ""
+
+
+class PenaltyEnded(_Event, tag="penalty_end", frozen=True):
+    seat: int
+    text: str = ""
+
+
+class Corrected(_Event, tag="correction", frozen=True):
+    """The floor voided the last ``count`` actions; ``undone`` says what they were."""
+
+    count: int
+    reason: str
+    by: str
+    undone: list[str] = []
+    rules: list[str] = []
+    text: str = ""
+
+
+class Answer(_Event, tag="answer", frozen=True):
+    """An answer to a player's information request, in the words of the rule (RP-24, 62)."""
+
+    seat: int
+    question: str
+    answer: str
+    amount: int | None = None
+    rules: list[str] = []
+    text: str = ""
 
 
 class ErrorEvent(_Event, tag="error", frozen=True):
@@ -204,5 +313,15 @@ Event = (
     | PlayerAdded
     | PlayerRemoved
     | LevelSet
+    | SubstantialAction
+    | OutOfTurn
+    | OutOfTurnReleased
+    | ClockStarted
+    | Irregular
+    | Misdealt
+    | PenaltyGiven
+    | PenaltyEnded
+    | Corrected
+    | Answer
     | ErrorEvent
 )
