@@ -115,6 +115,120 @@ class Ruling(_Command, tag="ruling", frozen=True):
     option: str
 
 
+class Misdeal(_Command, tag="misdeal", frozen=True):
+    """The dealer or floor declares a misdeal (37-A); refused after substantial action (37-D).
+
+    The re-deal re-creates the hand (37-C); ``cards`` are the re-dealt hole cards, if entered.
+    """
+
+    reason: str = ""
+    cards: dict[int, list[str]] = {}
+
+
+class FouledDeck(_Command, tag="fouled_deck", frozen=True):
+    """A fouled deck (37-E): play stops and every bet goes back, whenever it is found."""
+
+    reason: str = ""
+
+
+IrregularityKind = Literal[
+    "short_card",
+    "wrong_card_count",
+    "flop_not_burned",
+    "under_raise",
+    "pot_miscount",
+    "premature_call",
+    "conditional",
+]
+
+
+class Irregularity(_Command, tag="irregularity", frozen=True):
+    """Something went wrong at the table and the dealer or floor reports it.
+
+    ``short_card``: the button was dealt a card short (39). ``wrong_card_count``: a seat holds
+    the wrong number of cards (37-A-5 before substantial action, 40 after). ``flop_not_burned``
+    (41-B). ``under_raise`` / ``pot_miscount``: a short raise or a miscounted pot-limit bet
+    recorded ``as_played`` is found (54-A, 54-B). ``premature_call`` (61-B) and
+    ``conditional`` statements (61-A) go to the floor.
+    """
+
+    kind: IrregularityKind
+    seat: int | None = None
+    cards: list[str] = []
+
+
+class Clock(_Command, tag="clock", frozen=True):
+    """The floor puts the clock on the seat to act at time ``at`` (ms): 25 s, then 5 (31)."""
+
+    at: int
+    seat: int | None = None
+
+
+class Time(_Command, tag="time", frozen=True):
+    """The time now (ms), sent by the station's timer: an expired clock is ruled on (31)."""
+
+    at: int
+
+
+PenaltyKind = Literal["warning", "hands", "rounds", "chips", "disqualify"]
+
+
+class Penalty(_Command, tag="penalty", frozen=True):
+    """A penalty (74, RP-26): ``count`` hands or rounds, or ``chips`` taken out of play."""
+
+    seat: int
+    kind: PenaltyKind
+    count: int = 0
+    chips: int = 0
+    reason: str = ""
+
+
+class Correction(_Command, tag="correction", frozen=True):
+    """The floor voids the last ``count`` actions of the hand; the state is re-derived."""
+
+    reason: str
+    count: int = 1
+    by: str = "floor"
+
+
+Question = Literal["call_amount", "can_raise_if_call"]
+
+
+class Ask(_Command, tag="ask", frozen=True):
+    """A player facing action asks for information (RP-24); ``about`` names the other seat."""
+
+    seat: int
+    question: Question
+    about: int | None = None
+
+
+class Count(_Command, tag="count", frozen=True):
+    """A player facing an all-in asks for its count (62); ``told`` is what the dealer said,
+    when it differs from the true amount (accepted action, 51)."""
+
+    seat: int
+    of: int
+    told: int | None = None
+
+
 Command = (
-    StartHand | Act | Deal | Show | Muck | Award | AddPlayer | RemovePlayer | SetLevel | Ruling
+    StartHand
+    | Act
+    | Deal
+    | Show
+    | Muck
+    | Award
+    | AddPlayer
+    | RemovePlayer
+    | SetLevel
+    | Ruling
+    | Misdeal
+    | FouledDeck
+    | Irregularity
+    | Clock
+    | Time
+    | Penalty
+    | Correction
+    | Ask
+    | Count
 )
