@@ -15,7 +15,9 @@ Prior = Literal["left", "pulled", "partly_pulled"]
 Street = Literal["flop", "turn", "river"]
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _Command(
+    msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
     """Base of every command; the subclass name in snake case is its ``type`` tag."""
 
 

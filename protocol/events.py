@@ -10,6 +10,8 @@ from typing import Literal
 
 import msgspec
 
+from protocol.commands import Act, Command
+
 ActionName = Literal["fold", "check", "call", "bet", "raise"]
 
 
@@ -37,6 +39,7 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     dealt: list[int] = []
     posts: list[Post] = []
     cards: dict[int, list[str]] = {}
+    redeal: bool = False
     rules: list[str] = []
     text: str = ""
 
@@ -181,6 +184,13 @@ class LevelSet(_Event, tag="level", frozen=True):
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
 
 
+class Recorded(_Event, tag="recorded", frozen=True):
+    """What the dealer station recorded, exactly, before the ruling: the raw fact behind the
+    events that follow, and what a correction replays."""
+
+    command: Command
+
+
 class SubstantialAction(_Event, tag="substantial_action", frozen=True):
     """Substantial action has happened this hand (38): no misdeal, a skipped seat is bound."""
 
@@ -199,6 +209,7 @@ class OutOfTurn(_Event, tag="out_of_turn", frozen=True):
     action: str
     total: int
     skipped: list[int] = []
+    act: Act | None = None
     rules: list[str] = []
     text: str = ""
 
@@ -235,6 +246,10 @@ class Irregular(_Event, tag="irregularity", frozen=True):
     reshuffle: list[str] = []
     burn: str = ""
     board: list[str] = []
+    total: int = 0
+    correct: int = 0
+    level: int = 0
+    found: bool = False
     rules: list[str] = []
     text: str = ""
 
@@ -256,6 +271,7 @@ class PenaltyGiven(_Event, tag="penalty", frozen=True):
     kind: str
     hands_left: int = 0
     removed: int = 0
+    ends: bool = False
     reason: str = ""
     rules: list[str] = []
     text: str = ""
@@ -273,6 +289,7 @@ class Corrected(_Event, tag="correction", frozen=True):
     reason: str
     by: str
     undone: list[str] = []
+    keep: int = 0
     rules: list[str] = []
     text: str = ""
 
@@ -286,6 +303,7 @@ class Answer(_Event, tag="answer", frozen=True):
     amount: int | None = None
     rules: list[str] = []
     text: str = ""
+    told: int | None = None
 
 
 class ErrorEvent(_Event, tag="error", frozen=True):
@@ -313,6 +331,7 @@ Event = (
     | PlayerAdded
     | PlayerRemoved
     | LevelSet
+    | Recorded
     | SubstantialAction
     | OutOfTurn
     | OutOfTurnReleased

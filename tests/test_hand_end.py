@@ -277,7 +277,9 @@ def test_errors_change_nothing_and_name_the_rule() -> None:
         ],
     )
     errors = of_type(events, "error")
-    assert [e["rule"] for e in errors] == ["57", "RP-5"]
+    assert [e["rule"] for e in errors] == ["57"]
+    early = last(events, "irregularity")
+    assert early["kind"] == "early_cards" and early["rules"] == ["RP-5-A"]
     assert last(events, "action")["total"] == 100 and last(events, "prompt")["seat"] == 2
 
 

@@ -11,7 +11,21 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import Act, Deal, ErrorEvent, Event, Muck, Prompt, Show, StartHand, TableConfig
+from protocol import (
+    Act,
+    Award,
+    Correction,
+    Deal,
+    ErrorEvent,
+    Event,
+    Muck,
+    Prompt,
+    Recorded,
+    Ruling,
+    Show,
+    StartHand,
+    TableConfig,
+)
 from server.engine import TableState, apply, rebuild
 
 GAMES = ["NLHE", "PLO", "LHE", "PLHE", "NLO", "PLO8", "LO8"]
@@ -21,7 +35,13 @@ DECK = [r + s for r in RANKS for s in SUITS]
 
 
 def chips_on_table(state: TableState) -> int:
-    return sum(s.stack for s in state.seats) + state.pot_total()
+    """Stacks, pots and chips taken out of play: constant to the chip."""
+    return sum(s.stack for s in state.seats) + state.pot_total() + state.removed
+
+
+def ruling_of(events: list[Event]) -> Event:
+    """The first event after the record of the command itself."""
+    return next(e for e in events if not isinstance(e, Recorded))
 
 
 @st.composite
@@ -53,6 +73,19 @@ def step(state: TableState, command: object, log: list[Event]) -> TableState:
     after, events = apply(state, command)  # type: ignore[arg-type]
     assert not any(isinstance(e, ErrorEvent) for e in events), (command, events)
     check(state, after, events)
+    assert after.waiting_on(), f"nobody to wait on after {command}"
+    log.extend(events)
+    return after
+
+
+def attempt(state: TableState, command: object, log: list[Event]) -> TableState:
+    """A command that the rules may refuse; a refusal changes nothing."""
+    after, events = apply(state, command)  # type: ignore[arg-type]
+    if len(events) == 1 and isinstance(events[0], ErrorEvent):
+        assert after is state
+        return state
+    check(state, after, events)
+    assert after.waiting_on(), f"nobody to wait on after {command}"
     log.extend(events)
     return after
 
@@ -78,7 +111,8 @@ def probe_prompt(state: TableState, p: Prompt) -> None:
             continue  # folding with nothing to call is binding (60), not refused
         if option == "call" and p.to_call == 0:
             _, events = apply(state, command)
-            assert getattr(events[0], "action", None) == "check" and "57-A" in events[0].rules  # type: ignore[union-attr]
+            first = ruling_of(events)
+            assert getattr(first, "action", None) == "check" and "57-A" in first.rules  # type: ignore[union-attr]
             continue
         assert refused(state, command) == (option not in p.options), (option, p)
     raise_cmd = Act(seat=seat, declare="raise", amount=p.all_in_to)
@@ -87,8 +121,8 @@ def probe_prompt(state: TableState, p: Prompt) -> None:
         assert p.min_raise_to is not None and p.max_raise_to is not None
         for total in {p.min_raise_to, p.max_raise_to}:
             _, events = apply(state, Act(seat=seat, declare="raise", amount=total))
-            action = events[0]
-            assert getattr(action, "total", None) == total, (total, events[0])
+            action = ruling_of(events)
+            assert getattr(action, "total", None) == total, (total, action)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -141,5 +175,77 @@ def test_random_hands_keep_every_invariant(config: TableConfig, data: st.DataObj
                     state = step(state, Muck(seat=seat.number), log)
             else:
                 raise AssertionError(f"unexpected phase {state.phase}")
+    rebuilt = rebuild(config, log)
+    assert msgspec.json.encode(rebuilt) == msgspec.json.encode(state)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=tables(), data=st.data())
+def test_out_of_turn_under_calls_and_corrections_never_lose_a_chip(
+    config: TableConfig, data: st.DataObject
+) -> None:
+    """Issue 3, acceptance 3: with out-of-turn actions, under-calls and corrections injected at
+    random, no chip is lost or created and the hand always waits on someone until it ends."""
+    deck = list(data.draw(st.permutations(DECK)))
+    state = rebuild(config, [])
+    log: list[Event] = []
+    state = step(state, StartHand(cards={}), log)
+    guard = 0
+    while state.phase != "idle":
+        guard += 1
+        assert guard < 500, f"hand is stuck waiting on {state.waiting_on()}"
+        live = [s.number for s in state.live() if s.stack > 0]
+        mischief = data.draw(st.sampled_from(["none", "none", "none", "oot", "under", "correct"]))
+        if state.phase == "betting" and mischief == "oot" and len(live) > 1:
+            seat = data.draw(st.sampled_from(live))
+            declare = data.draw(st.sampled_from(["fold", "check", "call", "raise", "all_in"]))
+            state = attempt(
+                state, Act(seat=seat, declare=declare, amount=state.current_bet * 2 or 2), log
+            )  # type: ignore[arg-type]
+            continue
+        if state.phase == "betting" and mischief == "under" and state.to_act is not None:
+            owed = state.current_bet - (state.seat(state.to_act).bet)  # type: ignore[union-attr]
+            if owed > 1:
+                state = attempt(state, Act(seat=state.to_act, amount=owed // 2), log)
+                continue
+        if mischief == "correct" and state.base is not None:
+            state = attempt(
+                state, Correction(reason="test", count=data.draw(st.integers(1, 2))), log
+            )
+            continue
+        if state.phase == "floor":
+            call = state.floor[0]
+            state = step(
+                state, Ruling(call=call.call, option=data.draw(st.sampled_from(call.options))), log
+            )
+        elif state.phase == "betting":
+            prompt = next(e for e in reversed(log) if isinstance(e, Prompt))
+            assert prompt.seat == state.to_act, (prompt, state.waiting_on())
+            choice = data.draw(st.sampled_from([*prompt.options, "all_in"]))
+            if choice in ("bet", "raise"):
+                assert prompt.min_raise_to is not None
+                command = Act(seat=prompt.seat, declare="raise", amount=prompt.min_raise_to)
+            else:
+                command = Act(seat=prompt.seat, declare=choice)  # type: ignore[arg-type]
+            state = step(state, command, log)
+        elif state.phase == "deal":
+            street = state.next_street
+            n = 3 - len(state.board) if street == "flop" else 1
+            state = step(state, Deal(street=street, cards=[deck.pop() for _ in range(n)]), log)  # type: ignore[arg-type]
+        elif state.phase == "showdown":
+            waiting = [s for s in state.live() if not s.shown]
+            state = step(
+                state,
+                Muck(seat=waiting[0].number) if len(waiting) > 1 else Show(seat=waiting[0].number),
+                log,
+            )
+            if state.phase == "showdown" and all(
+                s.shown or s.mucked for s in state.seats if s.dealt and not s.folded
+            ):
+                pots = len(state.flagged) or 1
+                for pot in range(pots):
+                    state = attempt(state, Award(pot=pot, winners=[state.live()[0].number]), log)
+        else:
+            raise AssertionError(f"unexpected phase {state.phase}")
     rebuilt = rebuild(config, log)
     assert msgspec.json.encode(rebuilt) == msgspec.json.encode(state)

@@ -55,6 +55,7 @@ def cap_reached(t: TableState) -> bool:
 def can_raise(t: TableState, s: Seat) -> bool:
     return (
         all_in_to(s) > t.current_bet
+        and s.number not in t.no_raise
         and others_with_chips(t, s)
         and not cap_reached(t)
         and reopened(t, s)

@@ -3,31 +3,48 @@
 The engine decides which events a command produces, and each is applied here the moment it is
 emitted; replaying a table's event log through :func:`evolve` therefore rebuilds exactly the
 state the engine had. Every branch is bookkeeping — the rules were applied when the event was
-decided.
+decided. Lists and dicts of the state are replaced, never changed in place, because a copied
+state shares them with its original.
 """
 
 from __future__ import annotations
 
+import msgspec
+
+from protocol.commands import StartHand
 from protocol.config import Level
 from protocol.events import (
     ActionEvent,
+    Answer,
     Awarded,
     CardsShown,
+    ClockStarted,
+    Corrected,
     Dealt,
     Event,
     ExposeAll,
     FloorCall,
     HandEnd,
     HandStart,
+    Irregular,
     LevelSet,
+    Misdealt,
+    OutOfTurn,
+    OutOfTurnReleased,
+    PenaltyEnded,
+    PenaltyGiven,
     PlayerAdded,
     PlayerRemoved,
     Prompt,
+    Recorded,
     RoundEnd,
     RulingMade,
+    SubstantialAction,
 )
 from server.engine import betting
-from server.engine.state import PendingCall, Seat, TableState
+from server.engine.state import Clocked, Flagged, PendingAct, PendingCall, Seat, TableState
+
+CHIP_ACTIONS = frozenset({"call", "bet", "raise"})
 
 
 def evolve(t: TableState, e: Event) -> None:
@@ -37,6 +54,8 @@ def evolve(t: TableState, e: Event) -> None:
         case Prompt():
             t.to_act = e.seat
             t.phase = "betting"
+        case Recorded():
+            t.history = [*t.history, e.command]
         case HandStart():
             _hand_start(t, e)
         case RoundEnd():
@@ -53,22 +72,51 @@ def evolve(t: TableState, e: Event) -> None:
                     s.cards = tuple(e.cards)
         case ExposeAll():
             t.exposed = True
+        case SubstantialAction():
+            t.sa = True
+        case OutOfTurn():
+            _out_of_turn(t, e)
+        case OutOfTurnReleased():
+            t.pending = [p for p in t.pending if p.seat != e.seat]
         case FloorCall():
-            t.floor = PendingCall(e.call, e.seat, e.rule, list(e.options), e.pushed, e.forfeit)
+            t.floor = [
+                *t.floor,
+                PendingCall(e.call, e.seat, e.rule, list(e.options), e.pushed, e.forfeit),
+            ]
             t.calls = e.call
             t.phase = "floor"
             t.to_act = None
         case RulingMade():
-            t.floor = None
-            t.phase = "betting"
+            t.floor = [c for c in t.floor if c.call != e.call]
+            if e.option == "call_or_fold":
+                t.no_raise = [*t.no_raise, e.seat]
+            t.phase = "floor" if t.floor else "betting"
+        case ClockStarted():
+            t.clock = Clocked(e.seat, e.expires)
+        case Irregular():
+            _irregular(t, e)
         case Awarded():
             t.awards = {**t.awards, e.pot: list(e.winners)}
             t.shares = {n: t.shares.get(n, 0) + e.shares.get(n, 0) for n in {*t.shares, *e.shares}}
         case HandEnd():
             _hand_end(t, e)
+        case Misdealt():
+            _restore(t)
+        case Corrected():
+            from server.engine.corrections import replay
+
+            _become(t, replay(t, e.keep))
+        case PenaltyGiven():
+            _penalty(t, e)
+        case Answer() if e.told is not None and e.told != e.amount:
+            t.told = {**t.told, e.seat: e.told}
+        case PenaltyEnded():
+            t.penalties = {n: k for n, k in t.penalties.items() if n != e.seat}
         case PlayerAdded():
-            t.seats.append(Seat(number=e.seat, stack=e.stack, name=e.name, waiting=True))
-            t.seats.sort(key=lambda s: s.number)
+            t.seats = sorted(
+                [*t.seats, Seat(number=e.seat, stack=e.stack, name=e.name, waiting=True)],
+                key=_number,
+            )
         case PlayerRemoved():
             t.seats = [s for s in t.seats if s.number != e.seat]
         case LevelSet():
@@ -77,13 +125,35 @@ def evolve(t: TableState, e: Event) -> None:
             pass
 
 
+def _number(s: Seat) -> int:
+    return s.number
+
+
 def _seat(t: TableState, number: int) -> Seat:
     s = t.seat(number)
     assert s is not None, f"event names seat {number}, which is not at the table"
     return s
 
 
+def _become(t: TableState, other: TableState) -> None:
+    for name in t.__struct_fields__:
+        setattr(t, name, getattr(other, name))
+
+
+def _restore(t: TableState) -> None:
+    """Back to the table as it was before the hand: every chip returns (misdeal, 37-C)."""
+    assert t.base is not None, "no hand to undo"
+    announced = t.next_level
+    _become(t, msgspec.structs.replace(t.base))
+    t.next_level = announced or t.next_level
+
+
 def _hand_start(t: TableState, e: HandStart) -> None:
+    base = msgspec.structs.replace(
+        t, seats=[msgspec.structs.replace(s) for s in t.seats], history=[], base=None
+    )
+    t.base = base
+    t.history = [StartHand(cards=e.cards)]
     t.sb_pos = e.small_blind if e.small_blind is not None else t.big_blind
     t.hand, t.started, t.button = e.hand, True, e.button
     t.small_blind, t.big_blind = e.small_blind, e.big_blind
@@ -97,6 +167,9 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.cards = tuple(e.cards.get(s.number, ()))
         if s.dealt:
             s.waiting = False
+    if not e.redeal and t.penalties:
+        # 74-A: a penalty counts down hand by hand; a misdeal's re-deal is the same hand (37-C).
+        t.penalties = {n: k - 1 if n in dealt else k for n, k in t.penalties.items()}
     t.dead = 0
     for p in e.posts:
         s = _seat(t, p.seat)
@@ -113,8 +186,12 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.current_bet = t.last_full = t.full_bet = t.open_bet = bb
     t.bets = 1
     t.aggressor = None
-    t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, None
+    t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, []
     t.awards, t.shares = {}, {}
+    t.pending, t.no_raise, t.flagged, t.clock = [], [], [], None
+    t.skipped, t.told = {}, {}
+    t.actions = t.chip_actions = t.street_actions = 0
+    t.sa = False
 
 
 def _action(t: TableState, e: ActionEvent) -> None:
@@ -124,6 +201,18 @@ def _action(t: TableState, e: ActionEvent) -> None:
     s.paid += put
     s.bet = e.total
     t.to_act = None
+    if t.pending:
+        t.pending = [p for p in t.pending if p.seat != e.seat]
+    if t.skipped:
+        t.skipped = {n: c for n, c in t.skipped.items() if n != e.seat}
+    if t.clock is not None and t.clock.seat == e.seat:
+        t.clock = None
+    if "74-C" not in e.rules and "40" not in e.rules:
+        # Substantial action counts actions, not kills (38).
+        t.actions += 1
+        t.street_actions += 1
+        if e.action in CHIP_ACTIONS and put > 0:
+            t.chip_actions += 1
     if e.action == "fold":
         s.folded = True
         return
@@ -146,6 +235,67 @@ def _action(t: TableState, e: ActionEvent) -> None:
     t.aggressor = e.seat
 
 
+def _out_of_turn(t: TableState, e: OutOfTurn) -> None:
+    if e.act is not None and e.action != "fold":
+        t.pending = [*t.pending, PendingAct(e.seat, e.act, t.current_bet, list(e.skipped))]
+    chips = e.action in CHIP_ACTIONS
+    counts = dict(t.skipped)
+    for n in e.skipped:
+        done, with_chips = counts.get(n, (0, 0))
+        counts[n] = (done + 1, with_chips + chips)
+    t.skipped = counts
+    if "55-B" in e.rules or (e.action == "check" and t.current_bet > _seat(t, e.seat).bet):
+        t.no_raise = [*t.no_raise, e.seat]
+
+
+def _irregular(t: TableState, e: Irregular) -> None:
+    if e.kind in ("under_raise", "pot_low", "pot_high") and e.seat is not None:
+        if not e.found:
+            flag = Flagged(
+                e.seat, e.kind, t.street, e.total, e.correct, e.level, t.actions, t.chip_actions
+            )  # type: ignore[arg-type]
+            t.flagged = [*t.flagged, flag]
+            return
+        t.flagged = [f for f in t.flagged if f.seat != e.seat]
+        if e.correct != e.total:
+            _correct_bets(t, e)
+    elif e.kind == "flop_not_burned" and e.burn:
+        # 41-B: one of the three becomes the burn; the flop is completed from the stub.
+        t.board = list(e.board)
+        t.phase, t.next_street, t.street = "deal", "flop", "preflop"
+
+
+def _correct_bets(t: TableState, e: Irregular) -> None:
+    """54: every bettor at the wrong amount is brought to the right one, this street."""
+    for s in t.seats:
+        if s.live and s.bet == e.total:
+            new = min(e.correct, s.bet + s.stack)
+            s.stack -= new - s.bet
+            s.paid += new - s.bet
+            s.bet = new
+    if e.correct > e.total:
+        increment = e.correct - e.level
+        if increment >= t.last_full:
+            t.last_full = increment
+            t.full_bet = e.correct
+            t.bets += 1 if e.kind == "under_raise" else 0
+    else:
+        t.last_full = min(t.last_full, max(e.correct - e.level, t.level.blinds[1]))
+    t.current_bet = e.correct
+
+
+def _penalty(t: TableState, e: PenaltyGiven) -> None:
+    if e.hands_left:
+        t.penalties = {**t.penalties, e.seat: e.hands_left}
+    if e.removed:
+        s = _seat(t, e.seat)
+        s.stack -= e.removed
+        t.removed += e.removed
+    if e.kind == "disqualify":
+        t.seats = [s for s in t.seats if s.number != e.seat]
+        t.penalties = {n: k for n, k in t.penalties.items() if n != e.seat}
+
+
 def _round_end(t: TableState, e: RoundEnd) -> None:
     for seat, amount in e.returned.items():
         s = _seat(t, seat)
@@ -156,6 +306,8 @@ def _round_end(t: TableState, e: RoundEnd) -> None:
         s.acted = False
     t.current_bet = 0
     t.to_act = None
+    t.pending, t.skipped, t.told = [], {}, {}
+    t.clock = None
     t.next_street = e.next
     t.phase = "showdown" if e.next == "showdown" else ("over" if e.next == "" else "deal")
 
@@ -167,10 +319,16 @@ def _dealt(t: TableState, e: Dealt) -> None:
     t.last_full = t.level.blinds[1]
     t.aggressor = None
     t.next_street = ""
+    t.no_raise = []
+    t.street_actions = 0
     t.phase = "betting"
 
 
 def _hand_end(t: TableState, e: HandEnd) -> None:
+    if e.void:
+        # A fouled deck voids the hand: every bet goes back and the same hand is dealt again.
+        _restore(t)
+        return
     busted = set(e.busted)
     for s in t.seats:
         s.stack = e.stacks.get(s.number, s.stack)
@@ -178,6 +336,9 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
         s.cards = ()
     t.seats = [s for s in t.seats if s.number not in busted]
-    t.phase, t.to_act, t.floor, t.dead = "idle", None, None, 0
+    t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0
     t.current_bet = t.bets = 0
     t.awards, t.shares = {}, {}
+    t.pending, t.no_raise, t.flagged, t.clock = [], [], [], None
+    t.skipped, t.told = {}, {}
+    t.base, t.history = None, []

@@ -49,15 +49,25 @@ def prompt_for(t: TableState, s: Seat) -> Prompt:
 
 
 def progress(t: TableState, emit: Emit, after: int) -> None:
-    """After an action: prompt the next seat, or close the round, or end the hand."""
-    if len(t.live()) == 1:
-        _uncontested(t, emit)
-        return
-    nxt = betting.next_to_act(t, after)
-    if nxt is not None:
-        emit(prompt_for(t, nxt))
-        return
-    end_round(t, emit)
+    """After an action: bind or release an out-of-turn action, prompt the next seat, close
+    the round, or end the hand."""
+    from server.engine import out_of_turn
+
+    while True:
+        out_of_turn.check_substantial(t, emit)
+        if len(t.live()) == 1:
+            _uncontested(t, emit)
+            return
+        if t.floor:
+            return
+        nxt = betting.next_to_act(t, after)
+        if nxt is None:
+            end_round(t, emit)
+            return
+        if not out_of_turn.on_turn(t, nxt, emit):
+            emit(prompt_for(t, nxt))
+            return
+        after = nxt.number
 
 
 def _uncalled(t: TableState) -> dict[int, int]:
@@ -247,3 +257,6 @@ def _hand_end(t: TableState, emit: Emit, awards: list[PotAward], won: dict[int, 
         for a in ordered
     )
     emit(HandEnd(hand=t.hand, stacks=stacks, pots=ordered, busted=busted, text=text))
+    from server.engine import penalties
+
+    penalties.end_served(t, emit)

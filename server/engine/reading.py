@@ -232,6 +232,9 @@ def _fifty_percent(t: TableState, s: Seat, total: int, front: int, rules: list[s
 def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading | FloorNeeded:
     """53-B: an under-call must become a full call heads-up or against the opening bet."""
     top = betting.all_in_to(s)
+    if s.number in t.told:
+        why = ["the count was asked and its amount pushed: the full amount is owed"]
+        return _ruled("call", min(t.current_bet, top), front, [*rules, "51"], why)
     if len(t.live()) == 2:
         return _ruled(
             "call",

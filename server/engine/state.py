@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from protocol.commands import Act, Command
 from protocol.config import Game, Level
 
 Phase = Literal["idle", "betting", "deal", "showdown", "floor", "over"]
@@ -60,6 +61,36 @@ class PendingCall(msgspec.Struct, omit_defaults=True):
     forfeit: int = 0
 
 
+class PendingAct(msgspec.Struct, omit_defaults=True):
+    """An action out of turn, waiting to see whether the action to its seat changes (55)."""
+
+    seat: int
+    act: Act
+    level: int
+    """The bet the seat faced when it acted; a bet or raise since changes its action."""
+    skipped: list[int] = []
+
+
+class Flagged(msgspec.Struct, omit_defaults=True):
+    """A bet recorded as played that the rules would have corrected (54), found or not yet."""
+
+    seat: int
+    kind: Literal["under_raise", "pot_low", "pot_high"]
+    street: str
+    total: int
+    correct: int
+    level: int
+    """The bet the seat faced when it made this bet."""
+    actions: int
+    """Actions counted when the bet was made: substantial action since ends 54-B."""
+    chip_actions: int
+
+
+class Clocked(msgspec.Struct):
+    seat: int
+    expires: int
+
+
 class TableState(msgspec.Struct, omit_defaults=True):
     """Everything the engine knows about one table, between and during hands."""
 
@@ -94,8 +125,31 @@ class TableState(msgspec.Struct, omit_defaults=True):
     board: list[str] = []
     next_street: str = ""
     exposed: bool = False
-    floor: PendingCall | None = None
+    floor: list[PendingCall] = []
+    """Open floor calls; the first is the one the hand waits on."""
     calls: int = 0
+    pending: list[PendingAct] = []
+    skipped: dict[int, tuple[int, int]] = {}
+    """Seats skipped by out-of-turn actions -> (actions, actions with chips) after them (55-A-2)."""
+    told: dict[int, int] = {}
+    """Seats told a count of an all-in this street -> the amount they were told (51, 62)."""
+    no_raise: list[int] = []
+    """Seats limited to call or fold for the rest of the street (55-A-2, 55-B, 57)."""
+    actions: int = 0
+    chip_actions: int = 0
+    street_actions: int = 0
+    sa: bool = False
+    """Substantial action (38): two actions in turn with chips in one of them, or three."""
+    clock: Clocked | None = None
+    penalties: dict[int, int] = {}
+    """Seat -> hands still to sit out (74-A, 74-C)."""
+    removed: int = 0
+    """Chips taken out of play by chip penalties and disqualifications (74-D, RP-26)."""
+    flagged: list[Flagged] = []
+    base: TableState | None = None
+    """The table as it was before this hand started: misdeals and corrections go back to it."""
+    history: list[Command] = []
+    """The commands of this hand since it started, as recorded."""
     started: bool = False
     awards: dict[int, list[int]] = {}
     shares: dict[int, int] = {}
@@ -113,6 +167,30 @@ class TableState(msgspec.Struct, omit_defaults=True):
         """Chips in the middle and in front of the seats."""
         return self.dead + sum(s.paid for s in self.seats)
 
+    def actions_on_street(self) -> int:
+        return self.street_actions
+
+    def waiting_on(self) -> str:
+        """Whom the table waits on: a seat, the floor or the dealer (never nobody)."""
+        if self.phase == "floor":
+            return f"floor: call {self.floor[0].call}, seat {self.floor[0].seat}"
+        if self.phase == "betting" and self.to_act is not None:
+            return f"seat {self.to_act}"
+        if self.phase == "deal":
+            return f"dealer: deal the {self.next_street}"
+        if self.phase == "showdown":
+            return "dealer: show, muck or award"
+        if self.phase == "idle":
+            return "dealer: start the next hand"
+        return ""
+
+    def seats_between(self, first: int, last: int) -> list[int]:
+        """Live seats clockwise strictly after ``first`` and before ``last``."""
+        numbers = [s.number for s in self.seats if s.live]
+        if first < last:
+            return [n for n in numbers if first < n < last]
+        return [n for n in numbers if n > first] + [n for n in numbers if n < last]
+
     def clone(self) -> TableState:
         """A copy the engine may evolve; the board and floor call are replaced, never mutated."""
         replace = msgspec.structs.replace
@@ -120,6 +198,7 @@ class TableState(msgspec.Struct, omit_defaults=True):
         if self.awards:
             twin.awards = dict(self.awards)
             twin.shares = dict(self.shares)
+        twin.history = list(self.history)
         return twin
 
 

@@ -1,8 +1,9 @@
 """Commands in, events out: what each command means for the table.
 
-Each handler reads the working state, raises :class:`Illegal` before emitting anything if the
-command cannot be accepted, and otherwise emits events; every emitted event is applied to the
-working state at once by :func:`evolve`, so later decisions see its effect.
+Each handler reads the working state, raises :class:`Illegal` before the command takes effect
+if it cannot be accepted, and otherwise emits events; every emitted event is applied to the
+working state at once by :func:`evolve`, so later decisions see its effect. During a hand each
+command is first emitted as recorded, so that a correction can play the hand again.
 """
 
 from __future__ import annotations
@@ -12,18 +13,26 @@ from collections.abc import Callable
 from protocol.commands import (
     Act,
     AddPlayer,
+    Ask,
     Award,
+    Clock,
     Command,
+    Correction,
+    Count,
     Deal,
+    FouledDeck,
+    Irregularity,
+    Misdeal,
     Muck,
+    Penalty,
     RemovePlayer,
     Ruling,
     SetLevel,
     Show,
     StartHand,
+    Time,
 )
 from protocol.events import (
-    ActionEvent,
     CardsShown,
     Dealt,
     Event,
@@ -33,24 +42,40 @@ from protocol.events import (
     PlayerAdded,
     PlayerRemoved,
     Post,
+    Recorded,
     RulingMade,
 )
-from server.engine import betting, buttons, flow, words
+from server.engine import (
+    betting,
+    buttons,
+    clock,
+    corrections,
+    flow,
+    irregular,
+    out_of_turn,
+    penalties,
+    requests,
+)
 from server.engine.errors import Illegal
-from server.engine.reading import FloorNeeded, read
+from server.engine.reading import FloorNeeded, Reading, read
 from server.engine.state import Seat, TableState
 
 Emit = Callable[[Event], None]
 
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
+RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time)
 
 
 def decide(t: TableState, command: Command, emit: Emit) -> None:
+    if t.base is not None and isinstance(command, RECORDED):
+        emit(Recorded(command))
     match command:
         case Act():
             _act(t, command, emit)
         case StartHand():
-            _start_hand(t, command, emit)
+            if t.phase != "idle":
+                raise Illegal("", f"hand {t.hand} is still in play", code="hand_in_play")
+            start_hand(t, command, emit)
         case Deal():
             _deal(t, command, emit)
         case Show():
@@ -61,6 +86,24 @@ def decide(t: TableState, command: Command, emit: Emit) -> None:
             flow.award(t, command.pot, command.winners, emit)
         case Ruling():
             _ruling(t, command, emit)
+        case Misdeal():
+            irregular.misdeal(t, command, emit)
+        case FouledDeck():
+            irregular.fouled_deck(t, command, emit)
+        case Irregularity():
+            irregular.report(t, command, emit)
+        case Clock():
+            clock.start(t, command, emit)
+        case Time():
+            clock.tick(t, command, emit)
+        case Penalty():
+            penalties.give(t, command, emit)
+        case Correction():
+            corrections.correct(t, command, emit)
+        case Ask():
+            requests.ask(t, command, emit)
+        case Count():
+            requests.count(t, command, emit)
         case AddPlayer():
             _add_player(t, command, emit)
         case RemovePlayer():
@@ -78,9 +121,7 @@ def _live_seat(t: TableState, number: int) -> Seat:
     return s
 
 
-def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
-    if t.phase not in ("idle",):
-        raise Illegal("", f"hand {t.hand} is still in play", code="hand_in_play")
+def start_hand(t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False) -> None:
     where = buttons.next_positions(t)
     if where is None:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
@@ -96,7 +137,7 @@ def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
         stacks[seat] -= paid
         posts.append(Post(seat, kind, paid, stacks[seat] == 0))  # type: ignore[arg-type]
 
-    rules: list[str] = []
+    rules: list[str] = ["37-C"] if redeal else []
     if level.ante and not level.bba:
         for n in where.dealt:
             post(n, "ante", level.ante)
@@ -109,30 +150,22 @@ def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
         rules.append("RP-11")
     if where.button not in where.dealt:
         rules.append("34")
-    if (
-        t.started
-        and where.button != t.sb_pos
-        and where.button != t.big_blind
-        and len(where.dealt) > 2
-    ):
+    if t.started and where.button != t.sb_pos and len(where.dealt) > 2:
         rules.append("36-B")
     if len(where.dealt) == 2:
         rules.append("36-C")
     for seat in cmd.cards:
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
-    text = (
-        f"Hand {t.hand + 1}: button {where.button}, "
-        + (
-            f"small blind seat {where.small_blind}, "
-            if where.small_blind is not None
-            else "dead small blind, "
-        )
-        + f"big blind seat {where.big_blind}"
+    penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
+    small = (
+        f"small blind seat {where.small_blind}"
+        if where.small_blind is not None
+        else "dead small blind"
     )
     emit(
         HandStart(
-            hand=t.hand + 1,
+            hand=t.hand if redeal else t.hand + 1,
             button=where.button,
             small_blind=where.small_blind,
             big_blind=where.big_blind,
@@ -142,120 +175,147 @@ def _start_hand(t: TableState, cmd: StartHand, emit: Emit) -> None:
             dealt=list(where.dealt),
             posts=posts,
             cards={k: list(v) for k, v in cmd.cards.items()},
+            redeal=redeal,
             rules=rules,
-            text=text,
+            text=f"Hand {t.hand if redeal else t.hand + 1}: button {where.button}, {small}, big blind seat {where.big_blind}",
         )
     )
+    penalties.kill_penalised(t, penalised, emit)
     flow.progress(t, emit, where.big_blind)
 
 
 def _act(t: TableState, cmd: Act, emit: Emit) -> None:
     if t.phase == "floor":
-        raise Illegal("1", "the hand is waiting on the floor's ruling", code="awaiting_floor")
+        _act_while_floor(t, cmd, emit)
+        return
     if t.phase != "betting":
         raise Illegal("", "no betting round is open", code="no_betting")
     s = _live_seat(t, cmd.seat)
     if cmd.seat != t.to_act:
+        if s.stack == 0:
+            raise Illegal("", f"seat {cmd.seat} is all-in and has no action")
+        if out_of_turn.pending_for(t, cmd.seat) is not None:
+            raise Illegal(
+                "55", f"seat {cmd.seat} has already acted out of turn", code="out_of_turn"
+            )
+        out_of_turn.record(t, s, cmd, emit)
+        return
+    if clock.expired(t, cmd.at):
         raise Illegal(
-            "55",
-            f"seat {cmd.seat} acted out of turn: the action is on seat {t.to_act}",
-            code="out_of_turn",
+            "31", f"the clock on seat {cmd.seat} ran out before this action", code="clock_expired"
         )
+    if cmd.as_played:
+        irregular.as_played(t, s, cmd, emit)
+        return
     reading = read(t, s, cmd)
     if isinstance(reading, FloorNeeded):
-        emit(
-            FloorCall(
-                seat=s.number,
-                rule=reading.rule,
-                options=reading.options,
-                call=t.calls + 1,
-                forfeit=reading.forfeit,
-                pushed=reading.pushed,
-                text=f"Floor, seat {s.number}: {reading.why} ({reading.rule})",
-            )
-        )
+        _floor_call(t, s, reading, reading.rule, emit)
         return
-    action = reading.action
-    if action == "raise" and t.current_bet == 0:
-        action = "bet"
-    all_in = action != "fold" and reading.total == betting.all_in_to(s)
-    emit(
-        ActionEvent(
-            seat=s.number,
-            action=action,  # type: ignore[arg-type]
-            total=reading.total,
-            all_in=all_in,
-            returned=reading.returned,
-            rules=reading.rules,
-            text=words.action_text(
-                s.number,
-                action,
-                reading.total,
-                all_in,
-                reading.returned,
-                reading.rules,
-                reading.why,
-            ),
-        )
-    )
+    emit(out_of_turn.action_event(t, s, reading, [], []))
     flow.progress(t, emit, s.number)
 
 
+def _floor_call(t: TableState, s: Seat, reading: FloorNeeded, rule: str, emit: Emit) -> None:
+    emit(
+        FloorCall(
+            seat=s.number,
+            rule=rule,
+            options=reading.options,
+            call=t.calls + 1,
+            forfeit=reading.forfeit,
+            pushed=reading.pushed,
+            text=f"Floor, seat {s.number}: {reading.why} ({rule})",
+        )
+    )
+
+
+def _act_while_floor(t: TableState, cmd: Act, emit: Emit) -> None:
+    """53-C: under-calls in a row queue up behind the first one for the floor."""
+    last = t.floor[-1]
+    if last.rule not in ("53-B", "53-C"):
+        raise Illegal("1", "the hand is waiting on the floor's ruling", code="awaiting_floor")
+    nxt = betting.next_to_act(t, last.seat)
+    s = _live_seat(t, cmd.seat)
+    if nxt is None or nxt.number != s.number:
+        raise Illegal("1", "the hand is waiting on the floor's ruling", code="awaiting_floor")
+    reading = read(t, s, cmd)
+    if not isinstance(reading, FloorNeeded):
+        raise Illegal(
+            "53-C",
+            "the hand is waiting on the floor's ruling on the under-call",
+            code="awaiting_floor",
+        )
+    _floor_call(t, s, reading, "53-C", emit)
+
+
 def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
-    call = t.floor
-    if call is None or cmd.call != call.call:
+    call = next((c for c in t.floor if c.call == cmd.call), None)
+    if call is None:
         raise Illegal("1", f"there is no open floor call {cmd.call}", code="no_floor_call")
+    if call is not t.floor[0] and call.rule == "53-C":
+        raise Illegal("53-C", f"the first under-call (floor call {t.floor[0].call}) is ruled first")
     if cmd.option not in call.options:
         raise Illegal(
             call.rule,
             f"'{cmd.option}' is not an option of floor call {call.call}: {', '.join(call.options)}",
         )
-    s = _live_seat(t, call.seat)
+    who = f"seat {call.seat} " if call.seat else ""
     emit(
         RulingMade(
             call=call.call,
             seat=call.seat,
             rule=call.rule,
             option=cmd.option,
-            text=f"Floor ruling on call {call.call}: seat {call.seat} {cmd.option} ({call.rule})",
+            text=f"Floor ruling on call {call.call}: {who}{cmd.option.replace('_', ' ')} ({call.rule})",
         )
     )
-    if cmd.option == "call":
-        total = min(t.current_bet, betting.all_in_to(s))
-        returned = max(0, call.pushed - (total - s.bet))
-        action, why = "call", ["the floor ruled a full call"]
-    else:
-        total = s.bet + call.forfeit
-        returned = call.pushed - call.forfeit
-        action, why = "fold", [f"the floor ruled a fold; {words.chips(call.forfeit)} forfeited"]
-    all_in = action == "call" and total == betting.all_in_to(s)
-    emit(
-        ActionEvent(
-            seat=s.number,
-            action=action,  # type: ignore[arg-type]
-            total=total,
-            all_in=all_in,
-            returned=returned,
-            rules=[call.rule],
-            text=words.action_text(s.number, action, total, all_in, returned, [call.rule], why),
-        )
-    )
-    flow.progress(t, emit, s.number)
+    if call.rule in ("41-A", "41-B"):
+        irregular.burn_chosen(t, call.rule, cmd.option, call.options, emit)
+        return
+    if call.rule in ("53-B", "53-C"):
+        s = _live_seat(t, call.seat)
+        if cmd.option == "call":
+            total = min(t.current_bet, betting.all_in_to(s))
+            returned = max(0, call.pushed - (total - s.bet))
+            reading = Reading("call", total, returned, [call.rule], ["the floor ruled a full call"])
+        else:
+            reading = Reading("fold", s.bet + call.forfeit, call.pushed - call.forfeit, [call.rule])
+            reading.why = [f"the floor ruled a fold; {call.forfeit:,} forfeited"]
+        emit(out_of_turn.action_event(t, s, reading, [], []))
+    elif call.rule == "55-A-2":
+        out_of_turn.rule_on_skipped(t, call.seat, cmd.option, emit)
+    if not t.floor and t.phase == "betting":
+        flow.progress(t, emit, _before(t, call.seat))
+
+
+def _before(t: TableState, seat: int) -> int:
+    """Resume from just before ``seat``: it is prompted if it still has to act."""
+    return seat - 1 if seat > 1 else 0
 
 
 def _deal(t: TableState, cmd: Deal, emit: Emit) -> None:
+    if t.phase == "betting" and cmd.street == irregular.next_street(t):
+        irregular.early_cards(t, cmd, emit)
+        return
     if t.phase != "deal" or cmd.street != t.next_street:
         due = t.next_street or "nothing"
-        raise Illegal(
-            "RP-5",
-            f"the {cmd.street} is not due: {due} is next and the action must be complete",
-            code="not_due",
-        )
-    if cmd.cards and len(cmd.cards) != STREET_CARDS[cmd.street]:
-        raise Illegal(
-            "41", f"the {cmd.street} is {STREET_CARDS[cmd.street]} card(s), not {len(cmd.cards)}"
-        )
+        raise Illegal("RP-5", f"the {cmd.street} is not due: {due} is next", code="not_due")
+    wanted = 3 - len(t.board) if cmd.street == "flop" else STREET_CARDS[cmd.street]
+    if (
+        cmd.street == "flop"
+        and cmd.cards
+        and (len(cmd.cards) == 4 or not cmd.burned)
+        and not t.board
+    ):
+        irregular.irregular_flop(t, cmd, emit)
+        return
+    if cmd.cards and len(cmd.cards) != wanted:
+        raise Illegal("41", f"the {cmd.street} needs {wanted} card(s), not {len(cmd.cards)}")
     _check_unseen(t, cmd.cards)
+    dealt(t, cmd, emit)
+
+
+def dealt(t: TableState, cmd: Deal, emit: Emit) -> None:
     emit(Dealt(street=cmd.street, cards=list(cmd.cards), board=[*t.board, *cmd.cards]))
     flow.after_deal(t, emit)
 
@@ -270,7 +330,7 @@ def _check_unseen(t: TableState, cards: list[str]) -> None:
 
 
 def _show(t: TableState, cmd: Show, emit: Emit) -> None:
-    if t.phase not in ("deal", "showdown", "over") or t.phase == "over":
+    if t.phase not in ("deal", "showdown"):
         raise Illegal("", "hands are shown once the betting is over", code="no_showdown")
     s = _live_seat(t, cmd.seat)
     if cmd.cards and s.cards and sorted(cmd.cards) != sorted(s.cards):

@@ -1,0 +1,344 @@
+"""Irregularities at the table and the procedures that resolve them.
+
+Misdeals and fouled decks (37), the button short a card (39), the wrong number of cards after
+substantial action (40), cards dealt before the action was complete (RP-5) and irregular flops
+(41), bets found wrong after the fact (54), conditional statements and premature calls (61).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from protocol.commands import Act, Deal, FouledDeck, Irregularity, Misdeal, StartHand
+from protocol.events import Event, FloorCall, HandEnd, Irregular, Misdealt
+from server.engine import betting, words
+from server.engine.errors import Illegal
+from server.engine.out_of_turn import action_event
+from server.engine.reading import Reading
+from server.engine.state import STREETS, Seat, TableState
+
+Emit = Callable[[Event], None]
+
+EARLY_RULE = {"flop": "RP-5-A", "turn": "RP-5-B", "river": "RP-5-C"}
+
+
+def _in_hand(t: TableState) -> None:
+    if t.base is None or t.phase == "idle":
+        raise Illegal("", "no hand is in play", code="no_hand")
+
+
+def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") -> None:
+    """37: before substantial action the hand is dealt again exactly as it was (37-C)."""
+    _in_hand(t)
+    if t.sa:
+        raise Illegal(
+            "37-D",
+            "substantial action has happened: no misdeal; the hand continues",
+            code="after_sa",
+        )
+    emit(
+        Misdealt(
+            hand=t.hand,
+            reason=cmd.reason,
+            rules=[reason_rule, "37-C"],
+            text=f"Misdeal ({cmd.reason or reason_rule}): every chip goes back; hand {t.hand} is dealt again"
+            " with the same button, level and players (37-C)",
+        )
+    )
+    from server.engine.table import start_hand
+
+    start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True)
+
+
+def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
+    """37-E: a fouled deck stops play and every bet goes back, substantial action or not."""
+    _in_hand(t)
+    assert t.base is not None
+    stacks = {s.number: s.stack for s in t.base.seats}
+    emit(
+        HandEnd(
+            hand=t.hand,
+            stacks=stacks,
+            void=True,
+            text=f"Fouled deck{': ' + cmd.reason if cmd.reason else ''}: hand {t.hand} is void, every bet returned (37-E)",
+        )
+    )
+
+
+def early_cards(t: TableState, cmd: Deal, emit: Emit) -> None:
+    """RP-5: a street dealt before the action was complete goes back into the stub."""
+    rule = EARLY_RULE[cmd.street]
+    emit(
+        Irregular(
+            kind="early_cards",
+            street=cmd.street,
+            reshuffle=list(cmd.cards),
+            board=list(t.board),
+            rules=[rule],
+            text=f"The {cmd.street} came before the {t.street} action was complete: its burn stays;"
+            f" {' '.join(cmd.cards) or 'the cards'} go back into the stub, which is reshuffled;"
+            f" after the action the {cmd.street} is dealt again with no extra burn ({rule})",
+        )
+    )
+
+
+def irregular_flop(t: TableState, cmd: Deal, emit: Emit) -> None:
+    """41-A (four cards) and 41-B (no burn): the floor picks the card that becomes the burn."""
+    rule = "41-A" if len(cmd.cards) == 4 else "41-B"
+    why = "a four-card flop" if rule == "41-A" else "a flop without a burn"
+    emit(
+        FloorCall(
+            seat=0,
+            rule=rule,
+            options=list(cmd.cards),
+            call=t.calls + 1,
+            text=f"Floor: {why}; the cards are mixed face down and one, picked at random, becomes the burn ({rule})",
+        )
+    )
+
+
+def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit: Emit) -> None:
+    rest = [c for c in options if c != option]
+    if rule == "41-A":
+        from server.engine.table import dealt
+
+        emit(
+            Irregular(
+                kind="four_card_flop",
+                burn=option,
+                board=rest,
+                rules=["41-A"],
+                text=f"Four-card flop: {option} is the burn; the flop is {' '.join(rest)} (41-A)",
+            )
+        )
+        dealt(t, Deal(street="flop", cards=rest), emit)
+        return
+    emit(
+        Irregular(
+            kind="flop_not_burned",
+            burn=option,
+            board=[*t.board, *rest],
+            street="flop",
+            rules=["41-B"],
+            text=f"Flop without a burn: {option} is the burn; {' '.join(rest)} stay and the next card"
+            " from the stub completes the flop (41-B)",
+        )
+    )
+
+
+def report(t: TableState, cmd: Irregularity, emit: Emit) -> None:
+    """The dealer or floor reports an irregularity found during the hand."""
+    _in_hand(t)
+    match cmd.kind:
+        case "short_card":
+            _short_card(t, _seat(t, cmd.seat), emit)
+        case "wrong_card_count":
+            _wrong_cards(t, _seat(t, cmd.seat), emit)
+        case "flop_not_burned":
+            _flop_not_burned(t, emit)
+        case "under_raise" | "pot_miscount":
+            found_bet(t, _seat(t, cmd.seat), cmd.kind, emit)
+        case "premature_call":
+            s = _seat(t, cmd.seat)
+            _floor(
+                t,
+                s.number,
+                "61-B",
+                ["call_any_amount", "not_binding"],
+                "called before the bet's amount was known",
+                emit,
+            )
+        case "conditional":
+            s = _seat(t, cmd.seat)
+            _floor(
+                t,
+                s.number,
+                "61-A",
+                ["binding", "not_binding"],
+                "a conditional statement about future action",
+                emit,
+            )
+
+
+def _seat(t: TableState, number: int | None) -> Seat:
+    s = t.seat(number) if number is not None else None
+    if s is None or not s.live:
+        raise Illegal("", f"seat {number} has no live hand", code="unknown_seat")
+    return s
+
+
+def _floor(t: TableState, seat: int, rule: str, options: list[str], why: str, emit: Emit) -> None:
+    emit(
+        FloorCall(
+            seat=seat,
+            rule=rule,
+            options=options,
+            call=t.calls + 1,
+            text=f"Floor, seat {seat}: {why} ({rule})",
+        )
+    )
+
+
+def _acted(t: TableState, seat: int) -> bool:
+    return any(isinstance(c, Act) and c.seat == seat for c in t.history)
+
+
+def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> None:
+    from server.engine.flow import progress
+
+    was_to_act = t.to_act == s.number
+    emit(action_event(t, s, Reading("fold", s.bet, 0, [rule]), [], [why]))
+    if t.phase == "betting":
+        progress(t, emit, s.number if was_to_act else (t.to_act or 1) - 1)
+
+
+def _short_card(t: TableState, s: Seat, emit: Emit) -> None:
+    """39: the button short a card may get it even after substantial action, unless it acted."""
+    if _acted(t, s.number):
+        _kill(t, s, "39", "acted while a card short: dead hand", emit)
+        return
+    emit(
+        Irregular(
+            kind="short_card",
+            seat=s.number,
+            rules=["39"],
+            text=f"Seat {s.number} is a card short: deal it the missing card (39)",
+        )
+    )
+
+
+def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> None:
+    """37-A-5 before substantial action (misdeal); 40 after it (the hand is dead)."""
+    if not t.sa:
+        misdeal(t, Misdeal(reason=f"seat {s.number} dealt the wrong number of cards"), emit, "37-A")
+        return
+    emit(
+        Irregular(
+            kind="wrong_card_count",
+            seat=s.number,
+            rules=["40"],
+            text=f"Seat {s.number} holds the wrong number of cards after substantial action: its hand is dead;"
+            " burn exactly one card for the next street, never an extra one and never a misdealt card (40)",
+        )
+    )
+    _kill(t, s, "40", "wrong number of cards after substantial action: dead hand", emit)
+
+
+def _flop_not_burned(t: TableState, emit: Emit) -> None:
+    """41-B, found after the flop is out: with action on the flop, play goes on."""
+    if t.street != "flop":
+        raise Illegal("41-B", "the flop is not the current street")
+    if t.actions_on_street() == 0:
+        if len(t.board) != 3:
+            raise Illegal("41-B", "enter the flop's cards to pick the burn")
+        irregular_flop(t, Deal(street="flop", cards=list(t.board), burned=False), emit)
+        return
+    emit(
+        Irregular(
+            kind="flop_not_burned",
+            street="flop",
+            rules=["41-B"],
+            text="The flop was not burned, but there was action on it: play goes on with these cards;"
+            " one burn only before the turn (41-B)",
+        )
+    )
+
+
+def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> None:
+    """Record a bet exactly as it went in, flagging what rule 54 would correct."""
+    from server.engine.flow import progress
+
+    if cmd.amount is None:
+        raise Illegal("54", "a bet recorded as played needs its amount")
+    top = betting.all_in_to(s)
+    total = min(cmd.amount if cmd.amount > t.current_bet else s.bet + cmd.amount, top)
+    if total <= t.current_bet or not betting.can_raise(t, s):
+        raise Illegal("54", "only a bet or raise is recorded as played")
+    low, high = betting.raise_bounds(t, s)
+    pot_limit = t.game in betting.POT_LIMIT_GAMES
+    kind = ""
+    correct = total
+    if cmd.declare == "pot" and pot_limit:
+        kind, correct = ("pot_low", high) if total < high else ("pot_high", high)
+    elif total < low and total < top:
+        kind, correct = "under_raise", low
+    elif pot_limit and total > high:
+        kind, correct = "pot_high", high
+    rule = "54-A" if kind == "under_raise" else "54-B"
+    level = t.current_bet
+    emit(
+        action_event(
+            t,
+            s,
+            Reading("raise", total, 0, [rule] if kind and correct != total else []),
+            [],
+            ["as played"],
+        )
+    )
+    if kind and correct != total:
+        what = {
+            "under_raise": "short of the minimum",
+            "pot_low": "less than the pot",
+            "pot_high": "more than the pot",
+        }[kind]
+        emit(
+            Irregular(
+                kind=kind,
+                seat=s.number,
+                street=t.street,
+                total=total,
+                correct=correct,
+                level=level,
+                rules=[rule],
+                text=f"Seat {s.number}: {words.chips(total)} as played is {what} ({words.chips(correct)});"
+                f" correctable under {rule}",
+            )
+        )
+    progress(t, emit, s.number)
+
+
+def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
+    """54: the floor acts on a wrong bet recorded as played."""
+    from server.engine.flow import prompt_for
+
+    wanted = ("under_raise",) if kind == "under_raise" else ("pot_low", "pot_high")
+    flag = next((f for f in t.flagged if f.seat == s.number and f.kind in wanted), None)
+    if flag is None:
+        raise Illegal("54", f"seat {s.number} has no wrong bet on record to correct")
+    rule = "54-A" if flag.kind == "under_raise" else "54-B"
+    open_street = flag.street == t.street and t.phase == "betting"
+    since = (t.actions - flag.actions, t.chip_actions - flag.chip_actions)
+    if flag.kind == "pot_low":
+        from server.engine.out_of_turn import is_substantial
+
+        fixable = open_street and not is_substantial(*since)
+        stands = "substantial action followed the bet: it stands"
+    else:
+        fixable = open_street
+        stands = "the street is over: the error stands"
+    correct = flag.correct if fixable else flag.total
+    verb = "corrected to" if fixable else "stays at"
+    emit(
+        Irregular(
+            kind=flag.kind,
+            seat=s.number,
+            street=flag.street,
+            total=flag.total,
+            correct=correct,
+            level=flag.level,
+            found=True,
+            rules=[rule],
+            text=f"Seat {s.number}'s {words.chips(flag.total)} {verb} {words.chips(correct)}"
+            + ("" if fixable else f": {stands}")
+            + f" ({rule})",
+        )
+    )
+    if fixable and t.to_act is not None:
+        to_act = t.seat(t.to_act)
+        if to_act is not None:
+            emit(prompt_for(t, to_act))
+
+
+def next_street(t: TableState) -> str:
+    i = STREETS.index(t.street)
+    return STREETS[i + 1] if i + 1 < len(STREETS) else ""
