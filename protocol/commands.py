@@ -42,7 +42,7 @@ class Act(_Command, tag="act", frozen=True):
     first: First = "together"
     prior: Prior = "left"
     at: int | None = None
-    """When the action happened (ms); with the clock running an action at the deadline counts (31)."""
+    """When the action happened (ms): with the clock running, one at the deadline counts (31)."""
     as_played: bool = False
     """Record the total exactly as it went in, uncorrected: an error found later is ruled by
     rule 54 when the floor is told (``irregularity`` ``under_raise`` / ``pot_miscount``)."""

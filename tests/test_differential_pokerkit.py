@@ -66,8 +66,8 @@ from protocol import (
     Show,
     StartHand,
     TableConfig,
-)  # noqa: E402
-from server.engine import apply, new_table, rebuild  # noqa: E402
+)
+from server.engine import apply, new_table, rebuild
 
 HANDS = 1500
 RANKS = "23456789TJQKA"

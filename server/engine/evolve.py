@@ -42,9 +42,22 @@ from protocol.events import (
     SubstantialAction,
 )
 from server.engine import betting
-from server.engine.state import Clocked, Flagged, PendingAct, PendingCall, Seat, TableState
+from server.engine.state import (
+    Clocked,
+    Flagged,
+    FlagKind,
+    PendingAct,
+    PendingCall,
+    Seat,
+    TableState,
+)
 
 CHIP_ACTIONS = frozenset({"call", "bet", "raise"})
+FLAG_KINDS: dict[str, FlagKind] = {
+    "under_raise": "under_raise",
+    "pot_low": "pot_low",
+    "pot_high": "pot_high",
+}
 
 
 def evolve(t: TableState, e: Event) -> None:
@@ -249,11 +262,12 @@ def _out_of_turn(t: TableState, e: OutOfTurn) -> None:
 
 
 def _irregular(t: TableState, e: Irregular) -> None:
-    if e.kind in ("under_raise", "pot_low", "pot_high") and e.seat is not None:
+    kind = FLAG_KINDS.get(e.kind)
+    if kind is not None and e.seat is not None:
         if not e.found:
             flag = Flagged(
-                e.seat, e.kind, t.street, e.total, e.correct, e.level, t.actions, t.chip_actions
-            )  # type: ignore[arg-type]
+                e.seat, kind, t.street, e.total, e.correct, e.level, t.actions, t.chip_actions
+            )
             t.flagged = [*t.flagged, flag]
             return
         t.flagged = [f for f in t.flagged if f.seat != e.seat]

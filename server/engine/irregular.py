@@ -41,7 +41,8 @@ def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") 
             hand=t.hand,
             reason=cmd.reason,
             rules=[reason_rule, "37-C"],
-            text=f"Misdeal ({cmd.reason or reason_rule}): every chip goes back; hand {t.hand} is dealt again"
+            text=f"Misdeal ({cmd.reason or reason_rule}): every chip goes back; hand "
+            f"{t.hand} is dealt again"
             " with the same button, level and players (37-C)",
         )
     )
@@ -60,7 +61,8 @@ def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
             hand=t.hand,
             stacks=stacks,
             void=True,
-            text=f"Fouled deck{': ' + cmd.reason if cmd.reason else ''}: hand {t.hand} is void, every bet returned (37-E)",
+            text=f"Fouled deck{': ' + cmd.reason if cmd.reason else ''}: hand {t.hand} is "
+            f"void, every bet returned (37-E)",
         )
     )
 
@@ -92,7 +94,8 @@ def irregular_flop(t: TableState, cmd: Deal, emit: Emit) -> None:
             rule=rule,
             options=list(cmd.cards),
             call=t.calls + 1,
-            text=f"Floor: {why}; the cards are mixed face down and one, picked at random, becomes the burn ({rule})",
+            text=f"Floor: {why}; the cards are mixed face down and one, picked at random, "
+            f"becomes the burn ({rule})",
         )
     )
 
@@ -120,7 +123,8 @@ def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit:
             board=[*t.board, *rest],
             street="flop",
             rules=["41-B"],
-            text=f"Flop without a burn: {option} is the burn; {' '.join(rest)} stay and the next card"
+            text=f"Flop without a burn: {option} is the burn; {' '.join(rest)} stay and the "
+            f"next card"
             " from the stub completes the flop (41-B)",
         )
     )
@@ -217,8 +221,10 @@ def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> None:
             kind="wrong_card_count",
             seat=s.number,
             rules=["40"],
-            text=f"Seat {s.number} holds the wrong number of cards after substantial action: its hand is dead;"
-            " burn exactly one card for the next street, never an extra one and never a misdealt card (40)",
+            text=f"Seat {s.number} holds the wrong number of cards after substantial "
+            f"action: its hand is dead;"
+            " burn exactly one card for the next street, never an extra one and never a "
+            "misdealt card (40)",
         )
     )
     _kill(t, s, "40", "wrong number of cards after substantial action: dead hand", emit)
@@ -238,7 +244,8 @@ def _flop_not_burned(t: TableState, emit: Emit) -> None:
             kind="flop_not_burned",
             street="flop",
             rules=["41-B"],
-            text="The flop was not burned, but there was action on it: play goes on with these cards;"
+            text="The flop was not burned, but there was action on it: play goes on with "
+            "these cards;"
             " one burn only before the turn (41-B)",
         )
     )
@@ -290,7 +297,8 @@ def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> None:
                 correct=correct,
                 level=level,
                 rules=[rule],
-                text=f"Seat {s.number}: {words.chips(total)} as played is {what} ({words.chips(correct)});"
+                text=f"Seat {s.number}: {words.chips(total)} as played is {what} "
+                f"({words.chips(correct)});"
                 f" correctable under {rule}",
             )
         )

@@ -162,7 +162,8 @@ def _skipped_seat_bound(t: TableState, seat: int, emit: Emit) -> None:
             rule="55-A-2",
             options=list(SKIPPED_OPTIONS),
             call=t.calls + 1,
-            text=f"Floor, seat {seat}: skipped, and substantial action followed out of turn; rule on its hand (55-A-2)",
+            text=f"Floor, seat {seat}: skipped, and substantial action followed out of "
+            f"turn; rule on its hand (55-A-2)",
         )
     )
 
@@ -208,7 +209,8 @@ def on_turn(t: TableState, s: Seat, emit: Emit) -> bool:
     emit(
         OutOfTurnReleased(
             s.number,
-            text=f"Seat {s.number}: the action changed; its out-of-turn action is not binding, chips back, all options (55-A-1)",
+            text=f"Seat {s.number}: the action changed; its out-of-turn action is not "
+            f"binding, chips back, all options (55-A-1)",
         )
     )
     return False

@@ -50,7 +50,8 @@ def give(t: TableState, cmd: Penalty, emit: Emit) -> None:
                     hands_left=t.penalties.get(cmd.seat, 0) + hands,
                     reason=cmd.reason,
                     rules=["74-A", "74-C"],
-                    text=f"{who}: {cmd.count} {unit}{'s' if cmd.count > 1 else ''} penalty{reason}, {hands} hands:"
+                    text=f"{who}: {cmd.count} {unit}{'s' if cmd.count > 1 else ''} "
+                    f"penalty{reason}, {hands} hands:"
                     " dealt in, posts, hand killed (74-A, 74-C)",
                 )
             )
@@ -82,7 +83,8 @@ def give(t: TableState, cmd: Penalty, emit: Emit) -> None:
                     removed=s.stack,
                     reason=cmd.reason,
                     rules=["74-D"],
-                    text=f"{who}: disqualified{reason}; {words.chips(s.stack)} chips out of play (74-D)",
+                    text=f"{who}: disqualified{reason}; {words.chips(s.stack)} chips out of "
+                    f"play (74-D)",
                 )
             )
 

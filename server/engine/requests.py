@@ -77,7 +77,10 @@ def count(t: TableState, cmd: Count, emit: Emit) -> None:
     told = cmd.told if cmd.told is not None else target.bet
     text = f"Seat {target.number} is all-in for {words.chips(target.bet)}"
     if told != target.bet:
-        text += f" (the count given was {words.chips(told)}; a call of it accepts the full {words.chips(target.bet)}, 51)"
+        text += (
+            f" (the count given was {words.chips(told)};"
+            f" a call of it accepts the full {words.chips(target.bet)}, 51)"
+        )
     emit(
         Answer(
             s.number,

@@ -71,11 +71,14 @@ class PendingAct(msgspec.Struct, omit_defaults=True):
     skipped: list[int] = []
 
 
+FlagKind = Literal["under_raise", "pot_low", "pot_high"]
+
+
 class Flagged(msgspec.Struct, omit_defaults=True):
     """A bet recorded as played that the rules would have corrected (54), found or not yet."""
 
     seat: int
-    kind: Literal["under_raise", "pot_low", "pot_high"]
+    kind: FlagKind
     street: str
     total: int
     correct: int

@@ -177,7 +177,8 @@ def start_hand(t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False) 
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=rules,
-            text=f"Hand {t.hand if redeal else t.hand + 1}: button {where.button}, {small}, big blind seat {where.big_blind}",
+            text=f"Hand {t.hand if redeal else t.hand + 1}: button {where.button}, {small}, "
+            f"big blind seat {where.big_blind}",
         )
     )
     penalties.kill_penalised(t, penalised, emit)
@@ -266,7 +267,8 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
             seat=call.seat,
             rule=call.rule,
             option=cmd.option,
-            text=f"Floor ruling on call {call.call}: {who}{cmd.option.replace('_', ' ')} ({call.rule})",
+            text=f"Floor ruling on call {call.call}: {who}{cmd.option.replace('_', ' ')} "
+            f"({call.rule})",
         )
     )
     if call.rule in ("41-A", "41-B"):
