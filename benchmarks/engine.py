@@ -34,15 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import msgspec  # noqa: E402
-from pokerkit import Automation, NoLimitTexasHoldem  # noqa: E402
+import msgspec
+from pokerkit import Automation, NoLimitTexasHoldem
 
-from protocol import Act, Deal, HandEnd, Prompt, Show, StartHand, TableConfig  # noqa: E402
-from protocol.commands import Command  # noqa: E402
-from server.engine import TableState, apply, new_table  # noqa: E402
+from protocol import Act, Deal, HandEnd, Prompt, Show, StartHand, TableConfig
+from protocol.commands import Command, Street
+from server.engine import TableState, apply, new_table
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-STREETS = ("flop", "turn", "river")
+STREETS: tuple[Street, ...] = ("flop", "turn", "river")
 BLINDS = (50, 100)
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -93,13 +93,21 @@ def _one(rng: random.Random) -> tuple[Hand, int, int] | None:
     rng.shuffle(deck)
     holes = [deck[2 * i] + deck[2 * i + 1] for i in range(6)]
     board_at = {"flop": (12, 13, 16), "turn": (16, 17, 18), "river": (18, 19, 20)}
-    config = TableConfig(game="NLHE", blinds=BLINDS, seats=dict(zip(seats, stacks, strict=True)), button=button, chips=(1,))
+    config = TableConfig(
+        game="NLHE",
+        blinds=BLINDS,
+        seats=dict(zip(seats, stacks, strict=True)),
+        button=button,
+        chips=(1,),
+    )
     pk = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, 0, BLINDS, bb, stacks, 6)
     pk_ops: list[tuple] = []  # type: ignore[type-arg]
     for h in holes:
         pk.deal_hole(h)
         pk_ops.append(("hole", h))
-    commands: list[Command] = [StartHand(cards={s: [h[:2], h[2:]] for s, h in zip(seats, holes, strict=True)})]
+    commands: list[Command] = [
+        StartHand(cards={s: [h[:2], h[2:]] for s, h in zip(seats, holes, strict=True)})
+    ]
     state = new_table(config)
     state, events = apply(state, commands[0])
     max_json, max_pack = _sizes(state)
@@ -126,9 +134,12 @@ def _one(rng: random.Random) -> tuple[Hand, int, int] | None:
                 folds += 1
                 pk_ops.append(("fold",))
                 cmd = Act(seat=seats[i], declare="fold")
-            elif prompt.can_raise and pk.can_complete_bet_or_raise_to() and rng.random() < raise_rate:
+            elif (
+                prompt.can_raise and pk.can_complete_bet_or_raise_to() and rng.random() < raise_rate
+            ):
                 low = pk.min_completion_betting_or_raising_to_amount
                 high = pk.max_completion_betting_or_raising_to_amount
+                assert low is not None and high is not None
                 total = min(high, rng.randint(low, low * 2))
                 pk.complete_bet_or_raise_to(total)
                 pk_ops.append(("raise", total))
@@ -159,7 +170,10 @@ def _one(rng: random.Random) -> tuple[Hand, int, int] | None:
     if final != list(pk.stacks):
         # Only odd chips may differ: PokerKit splits pots merged after killing the losing hands
         # and gives every odd chip to one winner; the TDA splits pot by pot (21-A, 23).
-        assert sum(abs(a - b) for a, b in zip(final, pk.stacks, strict=True)) <= 12, (final, pk.stacks)
+        assert sum(abs(a - b) for a, b in zip(final, pk.stacks, strict=True)) <= 12, (
+            final,
+            pk.stacks,
+        )
         ODD_CHIPS[0] += 1
     return Hand(config, commands, tuple(stacks), pk_ops, actions, final), max_json, max_pack
 
@@ -214,7 +228,9 @@ def timed(fn, hands: list[Hand]) -> float:  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Tablewire vs PokerKit: actions per second and state size")
+    parser = argparse.ArgumentParser(
+        description="Tablewire vs PokerKit: actions per second and state size"
+    )
     parser.add_argument("--quick", action="store_true", help="300 hands, 3 repetitions")
     parser.add_argument("--hands", type=int, help="number of hands (default 2000, quick 300)")
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 3)")
@@ -229,9 +245,18 @@ def main() -> None:
     check_replays(hands)
     actions = sum(h.actions for h in hands)
     commands = sum(len(h.commands) for h in hands)
-    print(f"{len(hands)} 6-max NLHE hands with showdowns (seed {args.seed}), generated in {time.perf_counter() - t0:.1f} s")
-    print(f"  {actions} betting actions ({actions / len(hands):.1f} a hand), {commands} Tablewire commands")
-    print(f"  {ODD_CHIPS[0]} hands where PokerKit splits odd chips against TDA 21-A/23 (kept: same work)")
+    print(
+        f"{len(hands)} 6-max NLHE hands with showdowns (seed {args.seed}), generated in"
+        f" {time.perf_counter() - t0:.1f} s"
+    )
+    print(
+        f"  {actions} betting actions ({actions / len(hands):.1f} a hand), {commands} Tablewire"
+        f" commands"
+    )
+    print(
+        f"  {ODD_CHIPS[0]} hands where PokerKit splits odd chips against TDA 21-A/23 (kept: same"
+        f" work)"
+    )
 
     tw_times, pk_times = [], []
     for rep in range(reps):
@@ -239,17 +264,29 @@ def main() -> None:
         pk = timed(replay_pokerkit, hands)
         tw_times.append(tw)
         pk_times.append(pk)
-        print(f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit {actions / pk:10,.0f} actions/s")
+        print(
+            f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit"
+            f" {actions / pk:10,.0f} actions/s"
+        )
     tw_rate = actions / statistics.median(tw_times)
     pk_rate = actions / statistics.median(pk_times)
     ratio = tw_rate / pk_rate
     print()
-    print(f"Tablewire : {tw_rate:12,.0f} actions/s  ({len(hands) / statistics.median(tw_times):,.0f} hands/s, median of {reps})")
-    print(f"PokerKit  : {pk_rate:12,.0f} actions/s  ({len(hands) / statistics.median(pk_times):,.0f} hands/s, median of {reps})")
+    print(
+        f"Tablewire : {tw_rate:12,.0f} actions/s "
+        f" ({len(hands) / statistics.median(tw_times):,.0f} hands/s, median of {reps})"
+    )
+    print(
+        f"PokerKit  : {pk_rate:12,.0f} actions/s "
+        f" ({len(hands) / statistics.median(pk_times):,.0f} hands/s, median of {reps})"
+    )
     verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
     print(f"ratio     : {ratio:.2f}x PokerKit  ({verdict} the {TARGET_RATIO:.0f}x goal)")
     verdict = "meets" if max(max_json, max_pack) <= TARGET_STATE else "MISSES"
-    print(f"state     : {max_json:,} bytes JSON, {max_pack:,} bytes msgpack, max over every decision point ({verdict} the {TARGET_STATE:,}-byte goal)")
+    print(
+        f"state     : {max_json:,} bytes JSON, {max_pack:,} bytes msgpack, max over every"
+        f" decision point ({verdict} the {TARGET_STATE:,}-byte goal)"
+    )
 
     if args.profile:
         profiler = cProfile.Profile()

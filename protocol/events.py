@@ -54,6 +54,9 @@ class ActionEvent(_Event, tag="action", frozen=True):
     returned: int = 0
     rules: list[str] = []
     text: str = ""
+    forced: bool = False
+    """Not a player's action but a ruling on its hand (a kill, a correction): it does not
+    count toward substantial action (38)."""
 
 
 class Prompt(_Event, tag="prompt", frozen=True):

@@ -14,10 +14,19 @@ from protocol import decode_scenario
 from server.replay import run_scenario
 
 
+def _as_json(value: Any) -> Any:
+    """Arrays are lists on the wire; seat keys stay numbers for readable assertions."""
+    if isinstance(value, tuple | list):
+        return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    return value
+
+
 def play(config: dict[str, Any], commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Decode ``{"config", "commands"}`` as the replay tool does and return the events as dicts."""
     scenario = decode_scenario(json.dumps({"config": config, "commands": commands}))
-    return [msgspec.to_builtins(e) for e in run_scenario(scenario)]
+    return [_as_json(msgspec.to_builtins(e)) for e in run_scenario(scenario)]
 
 
 def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

@@ -34,6 +34,11 @@ def others_with_chips(t: TableState, s: Seat) -> bool:
     return any(o is not s and o.live and o.stack > 0 for o in t.seats)
 
 
+def raise_can_be_called(t: TableState, s: Seat) -> bool:
+    """A raise means something only if another live seat could put in more than the bet now."""
+    return any(o is not s and o.live and o.bet + o.stack > t.current_bet for o in t.seats)
+
+
 def reopened(t: TableState, s: Seat) -> bool:
     """49: a seat that has acted may raise again only facing at least a full bet or raise.
 
@@ -56,7 +61,7 @@ def can_raise(t: TableState, s: Seat) -> bool:
     return (
         all_in_to(s) > t.current_bet
         and s.number not in t.no_raise
-        and others_with_chips(t, s)
+        and raise_can_be_called(t, s)
         and not cap_reached(t)
         and reopened(t, s)
     )

@@ -53,11 +53,6 @@ from server.engine.state import (
 )
 
 CHIP_ACTIONS = frozenset({"call", "bet", "raise"})
-FLAG_KINDS: dict[str, FlagKind] = {
-    "under_raise": "under_raise",
-    "pot_low": "pot_low",
-    "pot_high": "pot_high",
-}
 
 
 def evolve(t: TableState, e: Event) -> None:
@@ -102,7 +97,7 @@ def evolve(t: TableState, e: Event) -> None:
         case RulingMade():
             t.floor = [c for c in t.floor if c.call != e.call]
             if e.option == "call_or_fold":
-                t.no_raise = [*t.no_raise, e.seat]
+                t.no_raise = {**t.no_raise, e.seat: e.rule}
             t.phase = "floor" if t.floor else "betting"
         case ClockStarted():
             t.clock = Clocked(e.seat, e.expires)
@@ -201,7 +196,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.aggressor = None
     t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, []
     t.awards, t.shares = {}, {}
-    t.pending, t.no_raise, t.flagged, t.clock = [], [], [], None
+    t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
     t.skipped, t.told = {}, {}
     t.actions = t.chip_actions = t.street_actions = 0
     t.sa = False
@@ -213,21 +208,24 @@ def _action(t: TableState, e: ActionEvent) -> None:
     s.stack -= put
     s.paid += put
     s.bet = e.total
-    t.to_act = None
+    if not e.forced:
+        t.to_act = None
     if t.pending:
         t.pending = [p for p in t.pending if p.seat != e.seat]
     if t.skipped:
         t.skipped = {n: c for n, c in t.skipped.items() if n != e.seat}
     if t.clock is not None and t.clock.seat == e.seat:
         t.clock = None
-    if "74-C" not in e.rules and "40" not in e.rules:
-        # Substantial action counts actions, not kills (38).
+    if not e.forced:
+        # Substantial action counts the players' actions, not kills or corrections (38).
         t.actions += 1
         t.street_actions += 1
         if e.action in CHIP_ACTIONS and put > 0:
             t.chip_actions += 1
     if e.action == "fold":
         s.folded = True
+        return
+    if e.forced:
         return
     s.acted = True
     if e.total <= t.current_bet:
@@ -250,21 +248,26 @@ def _action(t: TableState, e: ActionEvent) -> None:
 
 def _out_of_turn(t: TableState, e: OutOfTurn) -> None:
     if e.act is not None and e.action != "fold":
-        t.pending = [*t.pending, PendingAct(e.seat, e.act, t.current_bet, list(e.skipped))]
+        pending = PendingAct(e.seat, e.act, t.current_bet, list(e.skipped), e.rules[0])
+        t.pending = [*t.pending, pending]
     chips = e.action in CHIP_ACTIONS
     counts = dict(t.skipped)
     for n in e.skipped:
         done, with_chips = counts.get(n, (0, 0))
         counts[n] = (done + 1, with_chips + chips)
     t.skipped = counts
-    if "55-B" in e.rules or (e.action == "check" and t.current_bet > _seat(t, e.seat).bet):
-        t.no_raise = [*t.no_raise, e.seat]
+    if "55-B" in e.rules:
+        t.no_raise = {**t.no_raise, e.seat: "55-B"}
+    elif e.action == "check" and t.current_bet > _seat(t, e.seat).bet:
+        t.no_raise = {**t.no_raise, e.seat: "57"}
 
 
 def _irregular(t: TableState, e: Irregular) -> None:
-    kind = FLAG_KINDS.get(e.kind)
-    if kind is not None and e.seat is not None:
+    if e.kind in ("under_raise", "pot_miscount") and e.seat is not None:
         if not e.found:
+            kind: FlagKind = "under_raise" if e.kind == "under_raise" else "pot_low"
+            if e.correct < e.total:
+                kind = "pot_high"
             flag = Flagged(
                 e.seat, kind, t.street, e.total, e.correct, e.level, t.actions, t.chip_actions
             )
@@ -272,21 +275,15 @@ def _irregular(t: TableState, e: Irregular) -> None:
             return
         t.flagged = [f for f in t.flagged if f.seat != e.seat]
         if e.correct != e.total:
-            _correct_bets(t, e)
+            _correct_level(t, e)
     elif e.kind == "flop_not_burned" and e.burn:
         # 41-B: one of the three becomes the burn; the flop is completed from the stub.
         t.board = list(e.board)
         t.phase, t.next_street, t.street = "deal", "flop", "preflop"
 
 
-def _correct_bets(t: TableState, e: Irregular) -> None:
-    """54: every bettor at the wrong amount is brought to the right one, this street."""
-    for s in t.seats:
-        if s.live and s.bet == e.total:
-            new = min(e.correct, s.bet + s.stack)
-            s.stack -= new - s.bet
-            s.paid += new - s.bet
-            s.bet = new
+def _correct_level(t: TableState, e: Irregular) -> None:
+    """54: the street's bet becomes the right amount; the bettors' chips follow as actions."""
     if e.correct > e.total:
         increment = e.correct - e.level
         if increment >= t.last_full:
@@ -315,10 +312,7 @@ def _round_end(t: TableState, e: RoundEnd) -> None:
         s = _seat(t, seat)
         s.stack += amount
         s.paid -= amount
-    for s in t.seats:
-        s.bet = 0
-        s.acted = False
-    t.current_bet = 0
+        s.bet -= amount
     t.to_act = None
     t.pending, t.skipped, t.told = [], {}, {}
     t.clock = None
@@ -327,13 +321,16 @@ def _round_end(t: TableState, e: RoundEnd) -> None:
 
 
 def _dealt(t: TableState, e: Dealt) -> None:
+    for s in t.seats:
+        s.bet = 0
+        s.acted = False
     t.board = list(e.board)
     t.street = e.street
     t.current_bet = t.full_bet = t.open_bet = t.bets = 0
     t.last_full = t.level.blinds[1]
     t.aggressor = None
     t.next_street = ""
-    t.no_raise = []
+    t.no_raise = {}
     t.street_actions = 0
     t.phase = "betting"
 
@@ -353,6 +350,6 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0
     t.current_bet = t.bets = 0
     t.awards, t.shares = {}, {}
-    t.pending, t.no_raise, t.flagged, t.clock = [], [], [], None
+    t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
     t.skipped, t.told = {}, {}
     t.base, t.history = None, []

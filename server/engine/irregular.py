@@ -36,6 +36,7 @@ def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") 
             "substantial action has happened: no misdeal; the hand continues",
             code="after_sa",
         )
+    level = t.level
     emit(
         Misdealt(
             hand=t.hand,
@@ -48,7 +49,8 @@ def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") 
     )
     from server.engine.table import start_hand
 
-    start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True)
+    # 37-C: the re-deal keeps the hand's own level, whatever was announced since (25).
+    start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True, level=level)
 
 
 def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
@@ -190,10 +192,10 @@ def _acted(t: TableState, seat: int) -> bool:
 def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> None:
     from server.engine.flow import progress
 
-    was_to_act = t.to_act == s.number
-    emit(action_event(t, s, Reading("fold", s.bet, 0, [rule]), [], [why]))
+    emit(action_event(t, s, Reading("fold", s.bet, 0, [rule]), [], [why], forced=True))
     if t.phase == "betting":
-        progress(t, emit, s.number if was_to_act else (t.to_act or 1) - 1)
+        to_act = t.to_act if t.to_act is not None and t.to_act != s.number else s.number + 1
+        progress(t, emit, to_act - 1)
 
 
 def _short_card(t: TableState, s: Seat, emit: Emit) -> None:
@@ -290,7 +292,7 @@ def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> None:
         }[kind]
         emit(
             Irregular(
-                kind=kind,
+                kind="under_raise" if kind == "under_raise" else "pot_miscount",
                 seat=s.number,
                 street=t.street,
                 total=total,
@@ -314,7 +316,8 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
     if flag is None:
         raise Illegal("54", f"seat {s.number} has no wrong bet on record to correct")
     rule = "54-A" if flag.kind == "under_raise" else "54-B"
-    open_street = flag.street == t.street and t.phase == "betting"
+    # The street lasts until its next card is dealt; on the river, until the showdown.
+    open_street = flag.street == t.street and t.phase in ("betting", "deal")
     since = (t.actions - flag.actions, t.chip_actions - flag.chip_actions)
     if flag.kind == "pot_low":
         from server.engine.out_of_turn import is_substantial
@@ -326,9 +329,10 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
         stands = "the street is over: the error stands"
     correct = flag.correct if fixable else flag.total
     verb = "corrected to" if fixable else "stays at"
+    bettors = [b for b in t.seats if b.live and b.bet == flag.total]
     emit(
         Irregular(
-            kind=flag.kind,
+            kind=kind,
             seat=s.number,
             street=flag.street,
             total=flag.total,
@@ -341,7 +345,20 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
             + f" ({rule})",
         )
     )
-    if fixable and t.to_act is not None:
+    if not fixable:
+        return
+    for b in bettors:
+        new = min(correct, betting.all_in_to(b))
+        if b.number == s.number:
+            action = "bet" if flag.level == 0 else "raise"
+        else:
+            action = "call"
+        how = "raised" if new > b.bet else "reduced"
+        reading = Reading(
+            action, new, max(0, b.bet - new), [rule], [f"{how} to the correct amount"]
+        )
+        emit(action_event(t, b, reading, [], [], forced=True))
+    if t.phase == "betting" and t.to_act is not None:
         to_act = t.seat(t.to_act)
         if to_act is not None:
             emit(prompt_for(t, to_act))

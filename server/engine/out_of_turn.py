@@ -41,7 +41,7 @@ def check_substantial(t: TableState, emit: Emit) -> None:
 
 
 def action_event(
-    t: TableState, s: Seat, reading: Reading, extra: list[str], why: list[str]
+    t: TableState, s: Seat, reading: Reading, extra: list[str], why: list[str], forced: bool = False
 ) -> ActionEvent:
     action = reading.action
     if action == "raise" and t.current_bet == 0:
@@ -58,6 +58,7 @@ def action_event(
         text=words.action_text(
             s.number, action, reading.total, all_in, reading.returned, rules, [*reading.why, *why]
         ),
+        forced=forced,
     )
 
 
@@ -199,12 +200,8 @@ def on_turn(t: TableState, s: Seat, emit: Emit) -> bool:
                 )
             )
             return False
-        rule = "55-B" if len(t.live()) == 2 else "55-A-1"
-        emit(
-            action_event(
-                t, s, reading, [rule], ["the action did not change: the out-of-turn action binds"]
-            )
-        )
+        why = ["the action did not change: the out-of-turn action binds"]
+        emit(action_event(t, s, reading, [pending.rule], why))
         return True
     emit(
         OutOfTurnReleased(
@@ -224,7 +221,12 @@ def rule_on_skipped(t: TableState, seat: int, option: str, emit: Emit) -> None:
     if option == "dead_hand":
         emit(
             action_event(
-                t, s, Reading("fold", s.bet, 0, ["55-A-2"]), [], ["the floor ruled the hand dead"]
+                t,
+                s,
+                Reading("fold", s.bet, 0, ["55-A-2"]),
+                [],
+                ["the floor ruled the hand dead"],
+                forced=True,
             )
         )
 

@@ -103,6 +103,7 @@ def kill_penalised(t: TableState, penalised: list[int], emit: Emit) -> None:
                 Reading("fold", s.bet, 0, ["74-C"]),
                 [],
                 [f"penalty, {left} more hands after this"],
+                forced=True,
             )
         )
 

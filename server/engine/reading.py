@@ -136,6 +136,9 @@ def _declared(
 def _check_may_raise(t: TableState, s: Seat) -> None:
     if betting.can_raise(t, s):
         return
+    if s.number in t.no_raise:
+        rule = t.no_raise[s.number]
+        raise Illegal(rule, f"seat {s.number} may only call or fold on this street ({rule})")
     if betting.cap_reached(t):
         raise Illegal(
             "50", f"the betting is capped at {t.cap} bets: seat {s.number} may call or fold"
@@ -144,7 +147,7 @@ def _check_may_raise(t: TableState, s: Seat) -> None:
         raise Illegal(
             "45-A", f"seat {s.number} has {betting.all_in_to(s):,} in all: it may call or fold"
         )
-    if not betting.others_with_chips(t, s):
+    if not betting.raise_can_be_called(t, s):
         raise Illegal("45-A", f"no one left to raise against: seat {s.number} may call or fold")
     raise Illegal(
         "49-A",

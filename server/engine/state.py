@@ -69,6 +69,7 @@ class PendingAct(msgspec.Struct, omit_defaults=True):
     level: int
     """The bet the seat faced when it acted; a bet or raise since changes its action."""
     skipped: list[int] = []
+    rule: str = "55-A-1"
 
 
 FlagKind = Literal["under_raise", "pot_low", "pot_high"]
@@ -136,8 +137,8 @@ class TableState(msgspec.Struct, omit_defaults=True):
     """Seats skipped by out-of-turn actions -> (actions, actions with chips) after them (55-A-2)."""
     told: dict[int, int] = {}
     """Seats told a count of an all-in this street -> the amount they were told (51, 62)."""
-    no_raise: list[int] = []
-    """Seats limited to call or fold for the rest of the street (55-A-2, 55-B, 57)."""
+    no_raise: dict[int, str] = {}
+    """Seats limited to call or fold for the rest of the street -> the rule (55-A-2, 55-B, 57)."""
     actions: int = 0
     chip_actions: int = 0
     street_actions: int = 0

@@ -56,6 +56,7 @@ from server.engine import (
     penalties,
     requests,
 )
+from protocol.config import Level
 from server.engine.errors import Illegal
 from server.engine.reading import FloorNeeded, Reading, read
 from server.engine.state import Seat, TableState
@@ -121,11 +122,15 @@ def _live_seat(t: TableState, number: int) -> Seat:
     return s
 
 
-def start_hand(t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False) -> None:
+def start_hand(
+    t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False, level: Level | None = None
+) -> None:
     where = buttons.next_positions(t)
     if where is None:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
-    level = t.next_level or t.level
+    # 25: a level announced during a hand applies from the next one; a re-deal is the same
+    # hand, at the same level (37-C).
+    level = level or t.next_level or t.level
     sb_amount, bb_amount = level.blinds
     stacks = {s.number: s.stack for s in t.seats}
     posts: list[Post] = []
@@ -165,7 +170,7 @@ def start_hand(t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False) 
     )
     emit(
         HandStart(
-            hand=t.hand if redeal else t.hand + 1,
+            hand=t.hand + 1,
             button=where.button,
             small_blind=where.small_blind,
             big_blind=where.big_blind,
@@ -177,7 +182,7 @@ def start_hand(t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False) 
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=rules,
-            text=f"Hand {t.hand if redeal else t.hand + 1}: button {where.button}, {small}, "
+            text=f"Hand {t.hand + 1}: button {where.button}, {small}, "
             f"big blind seat {where.big_blind}",
         )
     )
