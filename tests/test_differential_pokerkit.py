@@ -277,6 +277,69 @@ def _chips_for(amount: int) -> list[int]:
     return chips
 
 
+def _as_recorded(
+    rng: random.Random,
+    seat: int,
+    kind: str,
+    total: int,
+    mine: int,
+    before: int,
+    top: int,
+    bb: int,
+    low_full: int | None,
+) -> tuple[Act, str]:
+    """The action as a dealer station may record it, with a label of the way it was recorded.
+
+    ``total`` is the seat's total after the action (PokerKit's), ``mine`` its bet before it,
+    ``before`` the bet it faced, ``top`` its all-in total, ``low_full`` the full minimum raise-to
+    (None when it may not raise). Every variant must come out as the same action under the TDA.
+    """
+    facing = before > mine
+    r = rng.random()
+    if kind == "fold":
+        return Act(seat=seat, declare="fold"), "fold"
+    if kind == "check":
+        return Act(seat=seat, declare="check"), "check"
+    if kind == "call":
+        if top <= before and r < 0.3:
+            return Act(seat=seat, declare="all_in"), "all-in declared as a call"
+        pushed = _chips_for(total - mine)
+        if r < 0.5:
+            return Act(seat=seat, chips=pushed), "call: exact chips (46, 47-A)"
+        if low_full is not None and r < 0.7:
+            # 45-A: chips over the call by less than half a full raise are a call; the rest
+            # goes back. Only with chips to spare and not every chip needed (47-A).
+            extra_max = (low_full - before + 1) // 2 - 1
+            if extra_max >= 1 and before + extra_max < top:
+                over = before + rng.randint(1, extra_max)
+                pushed = _chips_for(over - mine)
+                if len(pushed) > 1 and sum(pushed) - pushed[-1] >= before - mine:
+                    return Act(seat=seat, chips=pushed), "call: chips under 50% of a raise (45-A)"
+        return Act(seat=seat, declare="call"), "call"
+    # A bet or raise to ``total``.
+    pushed = _chips_for(total - mine)
+    if total == top and r < 0.3:
+        return Act(seat=seat, declare="all_in"), "all-in declared"
+    if r < 0.55 and (not facing or (len(pushed) > 1 and sum(pushed) - pushed[-1] >= before - mine)):
+        # A silent push of at least a full raise is that raise (45-A, 47-B); of the last chips
+        # all-in. Not used where it would be a call: one chip facing a bet (46), or chips that
+        # are all needed to call (47-A, even the last chips).
+        return Act(seat=seat, chips=pushed), "raise: exact chips"
+    if facing and low_full is not None and total == low_full < top and r < 0.8:
+        if r < 0.7 and before + 1 < total and before + 1 >= bb:
+            # 45-A: a declared raise short of the minimum is made up to the minimum.
+            short = rng.randint(before + 1, total - 1)
+            return Act(seat=seat, declare="raise", amount=short), "raise: declared short (45-A)"
+        half = before + (total - before + 1) // 2
+        if half < total:
+            pushed = _chips_for(rng.randint(half, total - 1) - mine)
+            if len(pushed) > 1 and sum(pushed) - pushed[-1] >= before - mine:
+                # 45-A: chips of at least half a raise must be made a full raise.
+                return Act(seat=seat, chips=pushed), "raise: chips over 50% made full (45-A)"
+    word = "raise" if before else "bet"
+    return Act(seat=seat, declare=word, amount=total), word  # type: ignore[arg-type]
+
+
 def _prompt_of(events: list[Event]) -> Prompt | None:
     for e in reversed(events):
         if isinstance(e, Prompt):
@@ -506,6 +569,8 @@ def play_hand(table: Table, style: str) -> dict[int, int]:
         except Tolerated:
             pass
 
+        # What a full raise would be here: the 50% rule (45-A) measures against it.
+        low_full = pk.min_completion_betting_or_raising_to_amount if tda_raise else None
         # An action among the TDA-legal ones (no raise where 49-A forbids it).
         facing = max(pk.bets) > pk.bets[i]
         before, mine = max(pk.bets), pk.bets[i]
@@ -526,34 +591,17 @@ def play_hand(table: Table, style: str) -> dict[int, int]:
         else:
             kind = "call" if facing else "check"
             total = min(max(pk.bets), top)
-        pushed = _chips_for(total - mine)
-        silent = rng.random() < 0.3
-        cmd: Command
         if kind == "fold":
             pk.fold()
             folded.add(i)
-            cmd = Act(seat=seat, declare="fold")
-        elif kind == "call" and silent:
-            pk.check_or_call()
-            cmd = Act(seat=seat, chips=pushed)  # 47-A / 46: chips all needed to call are a call
         elif kind in ("call", "check"):
             pk.check_or_call()
-            cmd = Act(seat=seat, declare=kind)  # type: ignore[arg-type]
         else:
             pk.complete_bet_or_raise_to(total)
-            if silent and (
-                not facing or (len(pushed) > 1 and sum(pushed) - pushed[-1] >= before - mine)
-            ):
-                # A silent push of at least a full raise is that raise (45-A, 47-B), of the last
-                # chips all-in. Not used where it would be a call: one chip facing a bet (46), or
-                # chips that are all needed to call (47-A, even the last chips).
-                cmd = Act(seat=seat, chips=pushed)
-            elif total == top and rng.random() < 0.5:
-                cmd = Act(seat=seat, declare="all_in")
-            else:
-                cmd = Act(seat=seat, declare="raise" if before else "bet", amount=total)
+        cmd, how = _as_recorded(rng, seat, kind, total, mine, before, top, bb, low_full=low_full)
+        res.cases[how] += 1
         book.record(i, kind, total, before)
-        t.log(f"  seat {seat} (pk {i}): {kind} {total}  [{prompt.text}]")
+        t.log(f"  seat {seat} (pk {i}): {kind} {total} as {cmd}  [{prompt.text}]")
         events = t.run(cmd)
         ended = ended or _first(events, HandEnd)
 

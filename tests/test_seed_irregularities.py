@@ -112,12 +112,27 @@ def test_37_misdeal_before_sa_recreates_hand() -> None:
     assert stacks(events) == expected
     assert sum(stacks(events).values()) == sum(starting(cfg).values())
 
-    # The next hand is hand 2, at the new level, with the button moved on.
-    events = run(cfg, [*cmds, *folds, {"type": "start_hand"}])
+
+def test_37_c_level_announced_during_misdealt_hand_applies_next_hand() -> None:
+    """37-C with 25-A: the re-deal keeps the old limits, but the level announced during the
+    misdealt hand is not lost: the next hand (hand 2, button moved on) is at 200-400.
+    """
+    cfg = _six_handed()
+    cmds = [
+        {"type": "start_hand"},
+        act(3, "call"),
+        {"type": "level", "blinds": [200, 400]},
+        {"type": "misdeal", "reason": "two boxed cards on the first deal"},
+        *[act(s, "fold") for s in (3, 4, 5, 6, 1)],
+        {"type": "start_hand"},
+    ]
+    events = run(cfg, cmds)
+    redeal = of_type(events, "hand_start")[1]
+    assert redeal["blinds"] == [100, 200]
     nxt = last(events, "hand_start")
     assert nxt["hand"] == 2
-    assert nxt["blinds"] == [200, 400]
     assert nxt["button"] == 1
+    assert nxt["blinds"] == [200, 400]
 
 
 def test_37_d_no_misdeal_after_sa() -> None:
@@ -154,9 +169,9 @@ def test_37_e_fouled_deck_returns_every_bet() -> None:
     end = last(events, "hand_end")
     assert end["void"] is True
     assert stacks(events) == starting(cfg)
-    # The next hand is dealt normally.
+    # Play goes on: the next deal is accepted.
     events = run(cfg, [*cmds, {"type": "start_hand"}])
-    assert last(events, "hand_start")["hand"] == 2
+    assert len(of_type(events, "hand_start")) == 2
 
 
 def test_37_e_fouled_deck_before_sa() -> None:
@@ -485,8 +500,7 @@ def test_54_a_example_after_turn() -> None:
     assert stacks(events) == expected
 
 
-def test_54_a_river_before_showdown() -> None:
-    """54-A: on the river an under-raise is corrected as long as the showdown has not begun."""
+def _54a_river() -> tuple[dict, list[Cmd]]:
     cfg = table({s: DEEP for s in range(1, 5)}, button=4, blinds=(100, 200), chips=CHIPS)
     # A..D = seats 1..4 (button 4). River: A opens 600, B raises to 1,000 as played, C calls.
     checks = [act(s, "check") for s in (1, 2, 3, 4)]
@@ -499,8 +513,25 @@ def test_54_a_river_before_showdown() -> None:
         act(1, "bet", 600),
         act(2, "raise", 1000, as_played=True),
         act(3, "call"),
-        irregularity("under_raise", 2),
     ]
+    return cfg, cmds
+
+
+def test_54_a_river_after_showdown_begins() -> None:
+    """54-A: on the river the error stands once the showdown has begun (D and A call 1,000)."""
+    cfg, cmds = _54a_river()
+    cmds = [*cmds, act(4, "call"), act(1, "call")]
+    events = run(cfg, cmds)
+    assert last(events, "round_end")["next"] == "showdown"
+    events = run(cfg, [*cmds, irregularity("under_raise", 2)])
+    assert "54-A" in last(events, "irregularity")["rules"]
+    assert not of_type(after(events, "irregularity"), "action")
+
+
+def test_54_a_river_before_showdown() -> None:
+    """54-A: on the river an under-raise is corrected as long as the showdown has not begun."""
+    cfg, cmds = _54a_river()
+    cmds = [*cmds, irregularity("under_raise", 2)]
     events = run(cfg, cmds)
     fixed = {e["seat"]: e["total"] for e in after(events, "irregularity") if e["type"] == "action"}
     assert fixed == {2: 1200, 3: 1200}

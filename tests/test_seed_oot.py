@@ -36,6 +36,10 @@ def ruling(call: Event, option: str) -> Cmd:
     return {"type": "ruling", "call": call["call"], "option": option}
 
 
+def stacks(events: list[Event]) -> dict[int, int]:
+    return {int(k): v for k, v in last(events, "hand_end")["stacks"].items()}
+
+
 def assert_out_of_turn(
     event: Event, seat: int, to_act: int, action: str, rule: str, total: int | None = None
 ) -> None:
@@ -104,6 +108,10 @@ def test_55_a_1_example_1_seat5_calls_oot_raise_binds() -> None:
     assert p["can_raise"] is True
     assert p["min_raise_to"] == 1300
 
+    # Seats 3 and 5 fold: seat 6 wins with its 800 (500 of it uncalled, back to it).
+    ended = run(cfg, [*cmds, act(5, "call"), act(3, "fold"), act(5, "fold")])
+    assert stacks(ended) == {3: DEEP - 400, 4: DEEP - 100, 5: DEEP - 400, 6: DEEP + 900}
+
 
 def test_55_a_1_example_1_seat5_folds_oot_raise_binds() -> None:
     """55-A-1 ex. 1, step 2: seat 5 folds — a fold does not change the action: seat 6's raise
@@ -138,6 +146,10 @@ def test_55_a_1_example_1_seat5_raises_oot_released() -> None:
     # Seat 6 may now simply call 600 (its choice, no longer the OOT 800).
     called = run(cfg, [*cmds, act(5, "raise", 600), act(6, "call")])
     assert_ruling(action_of(called, 6), "call", 600)
+
+    # Or fold: none of its 800 stays in the pot. Seat 3 folds too and seat 5 wins.
+    ended = run(cfg, [*cmds, act(5, "raise", 600), act(6, "fold"), act(3, "fold")])
+    assert stacks(ended) == {3: DEEP - 400, 4: DEEP - 100, 5: DEEP + 600, 6: DEEP - 100}
 
 
 def _55a1_example_2() -> tuple[dict, list[Cmd]]:
@@ -233,6 +245,20 @@ def test_55_a_2_example_1() -> None:
     assert index_of(events, lambda e: e is call) > index_of(
         events, lambda e: e["type"] == "action" and e["seat"] == 5
     )
+
+
+def test_55_a_2_example_1_is_substantial_action() -> None:
+    """55-A-2 ex. 1: "Two players with chips qualifies as substantial action (Rule 38)": the
+    hand has reached SA once the OOT actions bind (seat 3's raise, seat 5's call, seat 6's fold),
+    so the `substantial_action` event is out and a misdeal is refused from then on (37-D).
+    """
+    cfg, cmds = _55a2_example_1()
+    events = run(cfg, cmds)
+    assert len(of_type(events, "substantial_action")) == 1
+    refused = play(cfg, [*cmds, {"type": "misdeal", "reason": "boxed card"}])
+    assert refused[-1]["type"] == "error", refused[-1]
+    assert refused[-1]["rule"] == "37-D"
+    assert not of_type(refused, "misdeal")
 
 
 def test_55_a_2_example_1_call_or_fold() -> None:

@@ -165,8 +165,9 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.sb_pos = e.small_blind if e.small_blind is not None else t.big_blind
     t.hand, t.started, t.button = e.hand, True, e.button
     t.small_blind, t.big_blind = e.small_blind, e.big_blind
+    if not e.redeal or t.next_level == Level(e.blinds, e.ante, e.bba):
+        t.next_level = None
     t.level = Level(e.blinds, e.ante, e.bba)
-    t.next_level = None
     dealt = set(e.dealt)
     for s in t.seats:
         s.bet = s.paid = 0

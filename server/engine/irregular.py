@@ -349,10 +349,9 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
         return
     for b in bettors:
         new = min(correct, betting.all_in_to(b))
+        action = "call"
         if b.number == s.number:
             action = "bet" if flag.level == 0 else "raise"
-        else:
-            action = "call"
         how = "raised" if new > b.bet else "reduced"
         reading = Reading(
             action, new, max(0, b.bet - new), [rule], [f"{how} to the correct amount"]

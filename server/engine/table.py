@@ -32,6 +32,7 @@ from protocol.commands import (
     StartHand,
     Time,
 )
+from protocol.config import Level
 from protocol.events import (
     CardsShown,
     Dealt,
@@ -56,7 +57,6 @@ from server.engine import (
     penalties,
     requests,
 )
-from protocol.config import Level
 from server.engine.errors import Illegal
 from server.engine.reading import FloorNeeded, Reading, read
 from server.engine.state import Seat, TableState
