@@ -157,6 +157,7 @@ def _skipped_seat_bound(t: TableState, seat: int, emit: Emit) -> None:
         if reading.action == "check" and t.current_bet > s.bet:
             continue  # 57: it stays limited to call or fold when its turn comes
         emit(action_event(t, s, reading, ["55-A-2"], ["substantial action out of turn binds"]))
+    check_substantial(t, emit)
     emit(
         FloorCall(
             seat=seat,
