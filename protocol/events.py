@@ -85,6 +85,8 @@ class FloorCall(_Event, tag="floor_call", frozen=True):
     call: int = 0
     forfeit: int = 0
     pushed: int = 0
+    blocking: bool = True
+    """False for calls that do not stop the hand (a penalty to consider, 60, 61-A)."""
     text: str = ""
 
 

@@ -87,14 +87,18 @@ def evolve(t: TableState, e: Event) -> None:
         case OutOfTurnReleased():
             t.pending = [p for p in t.pending if p.seat != e.seat]
         case FloorCall():
-            t.floor = [
-                *t.floor,
-                PendingCall(e.call, e.seat, e.rule, list(e.options), e.pushed, e.forfeit),
-            ]
+            call = PendingCall(e.call, e.seat, e.rule, list(e.options), e.pushed, e.forfeit)
             t.calls = e.call
-            t.phase = "floor"
-            t.to_act = None
+            if e.blocking:
+                t.floor = [*t.floor, call]
+                t.phase = "floor"
+                t.to_act = None
+            else:
+                t.notices = [*t.notices, call]
         case RulingMade():
+            if any(c.call == e.call for c in t.notices):
+                t.notices = [c for c in t.notices if c.call != e.call]
+                return
             t.floor = [c for c in t.floor if c.call != e.call]
             if e.option == "call_or_fold":
                 t.no_raise = {**t.no_raise, e.seat: e.rule}
@@ -176,8 +180,9 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.cards = tuple(e.cards.get(s.number, ()))
         if s.dealt:
             s.waiting = False
-    if not e.redeal and t.penalties:
-        # 74-A: a penalty counts down hand by hand; a misdeal's re-deal is the same hand (37-C).
+    if t.penalties:
+        # 74-A: a penalty counts down hand by hand. A misdeal first restores the table as it
+        # was before the hand, so the deal and the re-deal count once (37-C).
         t.penalties = {n: k - 1 if n in dealt else k for n, k in t.penalties.items()}
     t.dead = 0
     for p in e.posts:

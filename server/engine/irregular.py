@@ -180,6 +180,7 @@ def _floor(t: TableState, seat: int, rule: str, options: list[str], why: str, em
             rule=rule,
             options=options,
             call=t.calls + 1,
+            blocking=rule != "61-A",
             text=f"Floor, seat {seat}: {why} ({rule})",
         )
     )

@@ -95,6 +95,9 @@ def record(t: TableState, s: Seat, act: Act, emit: Emit) -> None:
             )
         )
         emit(action_event(t, s, reading, ["55-A-1", "60"], ["out of turn: a fold binds"]))
+        from server.engine.penalties import consider
+
+        consider(t, s.number, "60", "folded out of turn", emit)
     else:
         emit(
             OutOfTurn(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from protocol.commands import Penalty
-from protocol.events import Event, PenaltyEnded, PenaltyGiven
+from protocol.events import Event, FloorCall, PenaltyEnded, PenaltyGiven
 from server.engine import words
 from server.engine.errors import Illegal
 from server.engine.out_of_turn import action_event
@@ -87,6 +87,20 @@ def give(t: TableState, cmd: Penalty, emit: Emit) -> None:
                     f"play (74-D)",
                 )
             )
+
+
+def consider(t: TableState, seat: int, rule: str, why: str, emit: Emit) -> None:
+    """Raise a floor call on a possible penalty; the hand does not wait for it."""
+    emit(
+        FloorCall(
+            seat=seat,
+            rule=rule,
+            options=["no_penalty", "warning", "penalty"],
+            call=t.calls + 1,
+            blocking=False,
+            text=f"Floor, seat {seat}: {why}; subject to penalty ({rule})",
+        )
+    )
 
 
 def kill_penalised(t: TableState, penalised: list[int], emit: Emit) -> None:

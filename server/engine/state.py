@@ -131,6 +131,8 @@ class TableState(msgspec.Struct, omit_defaults=True):
     exposed: bool = False
     floor: list[PendingCall] = []
     """Open floor calls; the first is the one the hand waits on."""
+    notices: list[PendingCall] = []
+    """Open floor calls the hand does not wait on (penalties to consider, 60, 61-A)."""
     calls: int = 0
     pending: list[PendingAct] = []
     skipped: dict[int, tuple[int, int]] = {}

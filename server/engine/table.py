@@ -218,6 +218,8 @@ def _act(t: TableState, cmd: Act, emit: Emit) -> None:
         _floor_call(t, s, reading, reading.rule, emit)
         return
     emit(out_of_turn.action_event(t, s, reading, [], []))
+    if "60" in reading.rules:
+        penalties.consider(t, s.number, "60", "folded with no bet to face", emit)
     flow.progress(t, emit, s.number)
 
 
@@ -255,10 +257,10 @@ def _act_while_floor(t: TableState, cmd: Act, emit: Emit) -> None:
 
 
 def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
-    call = next((c for c in t.floor if c.call == cmd.call), None)
+    call = next((c for c in [*t.floor, *t.notices] if c.call == cmd.call), None)
     if call is None:
         raise Illegal("1", f"there is no open floor call {cmd.call}", code="no_floor_call")
-    if call is not t.floor[0] and call.rule == "53-C":
+    if call.rule == "53-C" and call is not t.floor[0]:
         raise Illegal("53-C", f"the first under-call (floor call {t.floor[0].call}) is ruled first")
     if cmd.option not in call.options:
         raise Illegal(
@@ -276,6 +278,8 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> None:
             f"({call.rule})",
         )
     )
+    if call in t.notices:
+        return
     if call.rule in ("41-A", "41-B"):
         irregular.burn_chosen(t, call.rule, cmd.option, call.options, emit)
         return
