@@ -16,7 +16,12 @@ Street = Literal["flop", "turn", "river"]
 
 
 class _Command(
-    msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    frozen=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    gc=False,
 ):
     """Base of every command; the subclass name in snake case is its ``type`` tag."""
 

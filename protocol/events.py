@@ -15,7 +15,7 @@ from protocol.commands import Act, Command
 ActionName = Literal["fold", "check", "call", "bet", "raise"]
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=False):
+class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=False, gc=False):
     """Base of every event; ``type`` is its tag."""
 
 

@@ -122,7 +122,8 @@ AUTOMATIONS = (
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
 )
-#: The engine discrepancy found by this test (reported to the lead; see ``_raise_kind``).
+#: The first engine discrepancy this test found: a raise offered when no other live seat could
+#: put in more than the current bet (fixed by ``betting.raise_can_be_called``).
 NOBODY_TO_CALL = "raise offered that no one can call"
 
 

@@ -31,12 +31,19 @@ def all_in_to(s: Seat) -> int:
 
 
 def others_with_chips(t: TableState, s: Seat) -> bool:
-    return any(o is not s and o.live and o.stack > 0 for o in t.seats)
+    for o in t.seats:
+        if o is not s and o.stack > 0 and o.dealt and not o.folded and not o.mucked:
+            return True
+    return False
 
 
 def raise_can_be_called(t: TableState, s: Seat) -> bool:
     """A raise means something only if another live seat could put in more than the bet now."""
-    return any(o is not s and o.live and o.bet + o.stack > t.current_bet for o in t.seats)
+    bet = t.current_bet
+    for o in t.seats:
+        if o is not s and o.bet + o.stack > bet and o.dealt and not o.folded and not o.mucked:
+            return True
+    return False
 
 
 def reopened(t: TableState, s: Seat) -> bool:
@@ -108,7 +115,7 @@ def raise_bounds(t: TableState, s: Seat) -> tuple[int, int]:
 
 
 def needs_to_act(t: TableState, s: Seat) -> bool:
-    if not s.live or s.stack == 0:
+    if s.stack == 0 or not s.dealt or s.folded or s.mucked:
         return False
     if s.bet < t.current_bet:
         return True
@@ -118,16 +125,8 @@ def needs_to_act(t: TableState, s: Seat) -> bool:
 def next_to_act(t: TableState, after: int) -> Seat | None:
     """The first seat clockwise after seat ``after`` that still has to act."""
     seats = t.seats
-    n = len(seats)
-    start = 0
-    for i, s in enumerate(seats):
-        if s.number > after:
-            start = i
-            break
-    else:
-        start = 0
-    for k in range(n):
-        s = seats[(start + k) % n]
+    later = [s for s in seats if s.number > after]
+    for s in (*later, *seats[: len(seats) - len(later)]):
         if needs_to_act(t, s):
             return s
     return None
@@ -135,4 +134,10 @@ def next_to_act(t: TableState, after: int) -> Seat | None:
 
 def betting_possible(t: TableState) -> bool:
     """Two or more live seats still have chips behind."""
-    return sum(1 for s in t.seats if s.live and s.stack > 0) >= 2
+    found = 0
+    for s in t.seats:
+        if s.stack > 0 and s.dealt and not s.folded and not s.mucked:
+            found += 1
+            if found == 2:
+                return True
+    return False

@@ -20,7 +20,7 @@ from protocol.events import (
     RoundEnd,
     ShowdownOrder,
 )
-from server.engine import betting, hands, pots, words
+from server.engine import betting, hands, out_of_turn, pots, words
 from server.engine.errors import Illegal
 from server.engine.state import STREETS, Seat, TableState
 
@@ -51,11 +51,9 @@ def prompt_for(t: TableState, s: Seat) -> Prompt:
 def progress(t: TableState, emit: Emit, after: int) -> None:
     """After an action: bind or release an out-of-turn action, prompt the next seat, close
     the round, or end the hand."""
-    from server.engine import out_of_turn
-
     while True:
         out_of_turn.check_substantial(t, emit)
-        if len(t.live()) == 1:
+        if t.live_count() == 1:
             _uncontested(t, emit)
             return
         if t.floor:

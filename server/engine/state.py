@@ -17,7 +17,7 @@ Phase = Literal["idle", "betting", "deal", "showdown", "floor", "over"]
 STREETS = ("preflop", "flop", "turn", "river")
 
 
-class Seat(msgspec.Struct, omit_defaults=True):
+class Seat(msgspec.Struct, omit_defaults=True, gc=False):
     """One seat at the table and what its player has done this hand."""
 
     number: int
@@ -169,6 +169,13 @@ class TableState(msgspec.Struct, omit_defaults=True):
     def live(self) -> list[Seat]:
         return [s for s in self.seats if s.dealt and not s.folded and not s.mucked]
 
+    def live_count(self) -> int:
+        count = 0
+        for s in self.seats:
+            if s.dealt and not s.folded and not s.mucked:
+                count += 1
+        return count
+
     def pot_total(self) -> int:
         """Chips in the middle and in front of the seats."""
         return self.dead + sum(s.paid for s in self.seats)
@@ -204,7 +211,6 @@ class TableState(msgspec.Struct, omit_defaults=True):
         if self.awards:
             twin.awards = dict(self.awards)
             twin.shares = dict(self.shares)
-        twin.history = list(self.history)
         return twin
 
 
