@@ -27,9 +27,14 @@ class _Command(
 
 
 class StartHand(_Command, tag="start_hand", frozen=True):
-    """Begin the next hand. Hole cards are optional: a table without card entry still runs."""
+    """Begin the next hand. Hole cards are optional: a table without card entry still runs.
+
+    ``button`` is where the dealer actually put the button, when that is not where the engine
+    says it belongs: the hand is played as dealt and the error flagged (36-A).
+    """
 
     cards: dict[int, list[str]] = {}
+    button: int | None = None
 
 
 class Act(_Command, tag="act", frozen=True):
@@ -144,6 +149,7 @@ IrregularityKind = Literal[
     "flop_not_burned",
     "under_raise",
     "pot_miscount",
+    "wrong_button",
     "premature_call",
     "conditional",
 ]
@@ -155,7 +161,8 @@ class Irregularity(_Command, tag="irregularity", frozen=True):
     ``short_card``: the button was dealt a card short (39). ``wrong_card_count``: a seat holds
     the wrong number of cards (37-A-5 before substantial action, 40 after). ``flop_not_burned``
     (41-B). ``under_raise`` / ``pot_miscount``: a short raise or a miscounted pot-limit bet
-    recorded ``as_played`` is found (54-A, 54-B). ``premature_call`` (61-B) and
+    recorded ``as_played`` is found (54-A, 54-B). ``wrong_button``: the button was placed wrong
+    (36-A). ``premature_call`` (61-B) and
     ``conditional`` statements (61-A) go to the floor.
     """
 

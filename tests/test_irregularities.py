@@ -467,3 +467,44 @@ def test_a_messy_hand_replays_from_its_event_log_and_prints_the_same_every_time(
         for _ in range(3)
     }
     assert len(runs) == 1
+
+
+def test_36a_button_error_found_before_substantial_action_is_corrected() -> None:
+    # The button belongs on seat 6 for the first hand; the dealer put it on seat 1.
+    commands = [{"type": "start_hand", "button": 1}]
+    events = play(SIX, commands)
+    start = last(events, "hand_start")
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (1, 2, 3)
+    flag = last(events, "irregularity")
+    assert (flag["kind"], flag["correct"], flag["rules"]) == ("wrong_button", 6, ["36-A"])
+    events = play(
+        SIX,
+        [
+            *commands,
+            {"type": "act", "seat": 4, "declare": "fold"},
+            {"type": "irregularity", "kind": "wrong_button"},
+        ],
+    )
+    redeal = last(events, "hand_start")
+    assert (redeal["hand"], redeal["button"], redeal["small_blind"], redeal["big_blind"]) == (
+        1,
+        6,
+        1,
+        2,
+    )
+    assert "36-A" in last(events, "misdeal")["rules"]
+
+
+def test_36a_button_error_found_after_substantial_action_stands() -> None:
+    commands = [
+        {"type": "start_hand", "button": 1},
+        *({"type": "act", "seat": n, "declare": "call"} for n in (4, 5)),
+        {"type": "irregularity", "kind": "wrong_button"},
+    ]
+    events = play(SIX, commands)
+    note = last(events, "irregularity")
+    assert note["found"] and "play goes on" in note["text"]
+    events = play(
+        SIX, [*commands, *fold_out([6, 1, 2]), {"type": "act", "seat": 3, "declare": "check"}]
+    )
+    assert last(events, "prompt")["seat"] == 3  # the hand goes on with the button where it is

@@ -69,5 +69,15 @@ def next_positions(t: TableState) -> Positions | None:
     return Positions(button, sb, sb_pos, bb, tuple(dealt))
 
 
+def placed_at(t: TableState, correct: Positions, button: int) -> Positions:
+    """The blinds that follow from a button the dealer put on ``button`` instead (36-A)."""
+    dealt = list(correct.dealt)
+    if len(dealt) == 2:
+        small = button if button in dealt else _after(dealt, button)
+    else:
+        small = _after(dealt, button)
+    return Positions(button, small, small, _after(dealt, small), correct.dealt)
+
+
 def _waits(seat: int, button: int, sb_pos: int) -> bool:
     return seat == button or _between(seat, button, sb_pos)

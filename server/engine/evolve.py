@@ -203,7 +203,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, []
     t.awards, t.shares = {}, {}
     t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
-    t.skipped, t.told = {}, {}
+    t.skipped, t.told, t.button_error = {}, {}, None
     t.actions = t.chip_actions = t.street_actions = 0
     t.sa = False
 
@@ -282,6 +282,8 @@ def _irregular(t: TableState, e: Irregular) -> None:
         t.flagged = [f for f in t.flagged if f.seat != e.seat]
         if e.correct != e.total:
             _correct_level(t, e)
+    elif e.kind == "wrong_button":
+        t.button_error = None if e.found else e.correct
     elif e.kind == "flop_not_burned" and e.burn:
         # 41-B: one of the three becomes the burn; the flop is completed from the stub.
         t.board = list(e.board)
@@ -357,5 +359,5 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
     t.current_bet = t.bets = 0
     t.awards, t.shares = {}, {}
     t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
-    t.skipped, t.told = {}, {}
+    t.skipped, t.told, t.button_error = {}, {}, None
     t.base, t.history = None, []

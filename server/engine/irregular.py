@@ -144,6 +144,8 @@ def report(t: TableState, cmd: Irregularity, emit: Emit) -> None:
             _flop_not_burned(t, emit)
         case "under_raise" | "pot_miscount":
             found_bet(t, _seat(t, cmd.seat), cmd.kind, emit)
+        case "wrong_button":
+            _wrong_button(t, emit)
         case "premature_call":
             s = _seat(t, cmd.seat)
             _floor(
@@ -197,6 +199,27 @@ def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> None:
     if t.phase == "betting":
         to_act = t.to_act if t.to_act is not None and t.to_act != s.number else s.number + 1
         progress(t, emit, to_act - 1)
+
+
+def _wrong_button(t: TableState, emit: Emit) -> None:
+    """36-A: a button error found before substantial action is corrected; after, it stands."""
+    if t.button_error is None:
+        raise Illegal("36-A", "the button is where it belongs")
+    if not t.sa:
+        misdeal(t, Misdeal(reason="the button was misplaced"), emit, "36-A")
+        return
+    emit(
+        Irregular(
+            kind="wrong_button",
+            seat=t.button_error,
+            total=t.button,
+            correct=t.button,
+            found=True,
+            rules=["36-A"],
+            text=f"The button on seat {t.button} should have been on seat {t.button_error}, but"
+            " substantial action has happened: play goes on and the button moves on from here (36-A)",
+        )
+    )
 
 
 def _short_card(t: TableState, s: Seat, emit: Emit) -> None:

@@ -17,7 +17,7 @@ Phase = Literal["idle", "betting", "deal", "showdown", "floor", "over"]
 STREETS = ("preflop", "flop", "turn", "river")
 
 
-class Seat(msgspec.Struct, omit_defaults=True, gc=False):
+class Seat(msgspec.Struct, array_like=True, gc=False):
     """One seat at the table and what its player has done this hand."""
 
     number: int
@@ -50,7 +50,7 @@ class Seat(msgspec.Struct, omit_defaults=True, gc=False):
         return msgspec.structs.replace(self)
 
 
-class PendingCall(msgspec.Struct, omit_defaults=True):
+class PendingCall(msgspec.Struct, array_like=True):
     """A floor call the hand is waiting on, and what each option would do."""
 
     call: int
@@ -61,7 +61,7 @@ class PendingCall(msgspec.Struct, omit_defaults=True):
     forfeit: int = 0
 
 
-class PendingAct(msgspec.Struct, omit_defaults=True):
+class PendingAct(msgspec.Struct, array_like=True):
     """An action out of turn, waiting to see whether the action to its seat changes (55)."""
 
     seat: int
@@ -75,7 +75,7 @@ class PendingAct(msgspec.Struct, omit_defaults=True):
 FlagKind = Literal["under_raise", "pot_low", "pot_high"]
 
 
-class Flagged(msgspec.Struct, omit_defaults=True):
+class Flagged(msgspec.Struct, array_like=True):
     """A bet recorded as played that the rules would have corrected (54), found or not yet."""
 
     seat: int
@@ -90,12 +90,12 @@ class Flagged(msgspec.Struct, omit_defaults=True):
     chip_actions: int
 
 
-class Clocked(msgspec.Struct):
+class Clocked(msgspec.Struct, array_like=True):
     seat: int
     expires: int
 
 
-class TableState(msgspec.Struct, omit_defaults=True):
+class TableState(msgspec.Struct, array_like=True):
     """Everything the engine knows about one table, between and during hands."""
 
     game: Game
@@ -152,6 +152,8 @@ class TableState(msgspec.Struct, omit_defaults=True):
     removed: int = 0
     """Chips taken out of play by chip penalties and disqualifications (74-D, RP-26)."""
     flagged: list[Flagged] = []
+    button_error: int | None = None
+    """Where the button belonged this hand, when the dealer put it elsewhere (36-A)."""
     base: TableState | None = None
     """The table as it was before this hand started: misdeals and corrections go back to it."""
     history: list[Command] = []

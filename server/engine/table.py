@@ -39,6 +39,7 @@ from protocol.events import (
     Event,
     FloorCall,
     HandStart,
+    Irregular,
     LevelSet,
     PlayerAdded,
     PlayerRemoved,
@@ -128,6 +129,11 @@ def start_hand(
     where = buttons.next_positions(t)
     if where is None:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
+    correct = where.button
+    if cmd.button is not None and cmd.button != where.button:
+        if t.seat(cmd.button) is None and cmd.button not in range(1, 11):
+            raise Illegal("36-A", f"seat {cmd.button} is not a seat")
+        where = buttons.placed_at(t, where, cmd.button)
     # 25: a level announced during a hand applies from the next one; a re-deal is the same
     # hand, at the same level (37-C).
     level = level or t.next_level or t.level
@@ -163,6 +169,8 @@ def start_hand(
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
+    if where.button != correct:
+        rules.append("36-A")
     small = (
         f"small blind seat {where.small_blind}"
         if where.small_blind is not None
@@ -186,6 +194,18 @@ def start_hand(
             f"big blind seat {where.big_blind}",
         )
     )
+    if where.button != correct:
+        emit(
+            Irregular(
+                kind="wrong_button",
+                seat=correct,
+                total=where.button,
+                correct=correct,
+                rules=["36-A"],
+                text=f"The button is on seat {where.button} but belongs on seat {correct}:"
+                " corrected if found before substantial action, kept after (36-A)",
+            )
+        )
     penalties.kill_penalised(t, penalised, emit)
     flow.progress(t, emit, where.big_blind)
 
