@@ -217,7 +217,8 @@ def _wrong_button(t: TableState, emit: Emit) -> None:
             found=True,
             rules=["36-A"],
             text=f"The button on seat {t.button} should have been on seat {t.button_error}, but"
-            " substantial action has happened: play goes on and the button moves on from here (36-A)",
+            " substantial action has happened: play goes on and the button moves on from "
+            "here (36-A)",
         )
     )
 
