@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from protocol import ProtocolError, Scenario, decode_scenario, encode_event
 from server.replay import check_seats, run_scenario
+from server.tokens import Role
 
 
 @click.group()
@@ -45,6 +49,125 @@ def _scenarios(file: Path) -> list[Scenario]:
     except ProtocolError as exc:
         click.echo(f"tablewire replay: {file}: {exc}", err=True)
         sys.exit(2)
+
+
+ROLES: dict[str, Role] = {
+    "dealer": "dealer",
+    "floor": "floor",
+    "display": "display",
+    "admin": "admin",
+}
+
+
+def _duration(text: str) -> int:
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    if text[-1:] in units:
+        return int(float(text[:-1]) * units[text[-1]])
+    return int(text)
+
+
+@main.command()
+@click.option(
+    "--host",
+    default=lambda: os.environ.get("TABLEWIRE_HOST", "127.0.0.1"),
+    show_default="127.0.0.1",
+)
+@click.option(
+    "--port",
+    type=int,
+    default=lambda: int(os.environ.get("TABLEWIRE_PORT", "8765")),
+    show_default="8765",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
+    show_default="data",
+    help="Embedded Redis data, AOF and the token secret.",
+)
+@click.option(
+    "--redis-url",
+    default=lambda: os.environ.get("REDIS_URL"),
+    help="Use this Redis (default: embedded).",
+)
+@click.option(
+    "--secret",
+    default=lambda: os.environ.get("TABLEWIRE_SECRET"),
+    help="Token secret (default: data dir).",
+)
+@click.option(
+    "--name",
+    default=lambda: os.environ.get("TABLEWIRE_NAME", "tablewire"),
+    help="This instance's name.",
+)
+@click.option(
+    "--fsync", type=click.Choice(["always", "everysec"]), default="always", show_default=True
+)
+def serve(
+    host: str,
+    port: int,
+    data_dir: Path,
+    redis_url: str | None,
+    secret: str | None,
+    name: str,
+    fsync: str,
+) -> None:
+    """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
+    from server import logs
+    from server.app import Settings, run
+
+    logs.setup()
+    static = Path(__file__).resolve().parents[1] / "clients" / "web"
+    settings = Settings(
+        host=host,
+        port=port,
+        data_dir=data_dir,
+        redis_url=redis_url,
+        secret=secret,
+        name=name,
+        fsync=fsync,
+        static_dir=static if static.is_dir() else None,
+    )
+    asyncio.run(run(settings))
+
+
+@main.command()
+@click.option("--role", type=click.Choice(["dealer", "floor", "display", "admin"]), required=True)
+@click.option("--tournament", required=True, help="Tournament id ('*' for an admin of all).")
+@click.option("--table", default=None, help="Table id (required for a dealer).")
+@click.option("--ttl", default="12h", show_default=True, help="Lifetime: 30m, 12h, 2d ...")
+@click.option("--delay", type=float, default=0.0, help="Display delay in seconds.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
+)
+@click.option("--secret", default=lambda: os.environ.get("TABLEWIRE_SECRET"))
+def token(
+    role: str,
+    tournament: str,
+    table: str | None,
+    ttl: str,
+    delay: float,
+    data_dir: Path,
+    secret: str | None,
+) -> None:
+    """Issue a signed station token."""
+    from server.app import Settings, load_secret
+    from server.tokens import Claims, issue
+
+    key = load_secret(Settings(data_dir=data_dir, secret=secret))
+    claims = Claims(
+        role=ROLES[role],
+        tournament=tournament,
+        table=table,
+        exp=int(time.time()) + _duration(ttl),
+        delay=delay,
+    )
+    try:
+        click.echo(issue(key, claims))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 if __name__ == "__main__":

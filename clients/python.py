@@ -1,0 +1,196 @@
+"""A Python station: typed messages, commands acknowledged by id, reconnect and resume.
+
+The client remembers the last event number it saw of every table. When the connection drops
+it reconnects (with backoff), signs in again and subscribes from those numbers, so the
+stream it hands out has every event exactly once, in order. Used by the demo's bot dealers,
+the load benchmark and the service tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.commands import Command
+from protocol.config import TableConfig
+from protocol.wire import (
+    Ack,
+    CreateTable,
+    CreateTournament,
+    Error,
+    Events,
+    Hello,
+    Resync,
+    Send,
+    ServerMessage,
+    Snapshot,
+    Subscribe,
+    Welcome,
+    encoder,
+    server_decoder,
+)
+
+
+class CommandRefused(Exception):
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+
+
+class Client:
+    def __init__(self, url: str, token: str, *, reconnect: bool = True) -> None:
+        self.url = url
+        self.token = token
+        self.reconnect = reconnect
+        self.ws: ClientConnection | None = None
+        self.welcome: Welcome | None = None
+        self.seen: dict[tuple[str, str], int] = {}
+        self.subscriptions: list[tuple[str, str | None]] = []
+        self._ids = itertools.count(1)
+        self._prefix = uuid.uuid4().hex[:8]
+        self._waiting: dict[str, tuple[anyio.Event, list[ServerMessage]]] = {}
+        self._inbox_send, self._inbox = anyio.create_memory_object_stream[ServerMessage](10_000)
+        self.reconnects = 0
+
+    async def connect(self) -> Welcome:
+        self.ws = await connect(self.url, max_size=2**24, open_timeout=10)
+        await self.ws.send(encoder.encode(Hello(self.token)).decode())
+        reply = server_decoder.decode(await self.ws.recv())
+        if isinstance(reply, Error):
+            raise CommandRefused(reply)
+        assert isinstance(reply, Welcome), reply
+        self.welcome = reply
+        for tournament, table in self.subscriptions:
+            await self._send_subscribe(tournament, table)
+        return reply
+
+    async def close(self) -> None:
+        self.reconnect = False
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def _send_subscribe(self, tournament: str, table: str | None) -> None:
+        assert self.ws is not None
+        if table is None:
+            since = {t: seq for (tr, t), seq in self.seen.items() if tr == tournament}
+            message = Subscribe(tournament, None, 0, since)
+        else:
+            message = Subscribe(tournament, table, self.seen.get((tournament, table), 0))
+        await self.ws.send(encoder.encode(message).decode())
+
+    async def subscribe(
+        self, tournament: str, table: str | None = None, since: int | None = None
+    ) -> None:
+        if since is not None and table is not None:
+            self.seen[(tournament, table)] = since
+        self.subscriptions.append((tournament, table))
+        await self._send_subscribe(tournament, table)
+
+    def next_id(self) -> str:
+        return f"{self._prefix}-{next(self._ids)}"
+
+    async def _request(self, message: Any, request_id: str, timeout: float) -> ServerMessage:
+        done = anyio.Event()
+        box: list[ServerMessage] = []
+        self._waiting[request_id] = (done, box)
+        try:
+            assert self.ws is not None
+            await self.ws.send(encoder.encode(message).decode())
+            with anyio.fail_after(timeout):
+                await done.wait()
+        finally:
+            self._waiting.pop(request_id, None)
+        reply = box[0]
+        if isinstance(reply, Error):
+            raise CommandRefused(reply)
+        return reply
+
+    async def command(
+        self,
+        tournament: str,
+        table: str,
+        command: Command,
+        command_id: str | None = None,
+        timeout: float = 10,
+        after: int | None = None,
+    ) -> Ack:
+        """Send a command and wait for its acknowledgement; retrying with the same id is safe.
+
+        ``after`` makes it conditional on the table's last event number (else ``stale``)."""
+        cid = command_id or self.next_id()
+        reply = await self._request(Send(cid, tournament, table, command, after), cid, timeout)
+        assert isinstance(reply, Ack)
+        return reply
+
+    async def create_tournament(self, tournament: str, name: str = "") -> None:
+        cid = self.next_id()
+        await self._request(CreateTournament(cid, tournament, name), cid, 10)
+
+    async def create_table(self, tournament: str, table: str, config: TableConfig) -> None:
+        cid = self.next_id()
+        await self._request(CreateTable(cid, tournament, table, config), cid, 10)
+
+    def _note(self, message: ServerMessage) -> ServerMessage | None:
+        """Track sequence numbers; drop events already seen (exactly once, in order)."""
+        if isinstance(message, Events):
+            key = (message.tournament, message.table)
+            last = self.seen.get(key, 0)
+            end = message.seq + len(message.events) - 1
+            if end <= last:
+                return None
+            if message.seq <= last:
+                message = Events(
+                    message.tournament,
+                    message.table,
+                    last + 1,
+                    message.events[last + 1 - message.seq :],
+                )
+            elif message.seq != last + 1 and last:
+                raise ConnectionError(f"gap in {key}: expected {last + 1}, got {message.seq}")
+            self.seen[key] = end
+        elif isinstance(message, Snapshot):
+            self.seen[(message.tournament, message.table)] = message.seq
+        return message
+
+    async def run(self) -> None:
+        """Read frames until closed; reconnect and resume when the connection drops."""
+        delay = 0.1
+        while True:
+            try:
+                if self.ws is None:
+                    await self.connect()
+                assert self.ws is not None
+                async for raw in self.ws:
+                    delay = 0.1
+                    message = server_decoder.decode(raw)
+                    request_id = getattr(message, "id", None)
+                    if request_id is not None and request_id in self._waiting:
+                        done, box = self._waiting[request_id]
+                        box.append(message)
+                        done.set()
+                        continue
+                    if isinstance(message, Resync):
+                        raise ConnectionError(message.reason)
+                    kept = self._note(message)
+                    if kept is not None:
+                        await self._inbox_send.send(kept)
+                raise ConnectionClosed(None, None)
+            except (OSError, ConnectionClosed, ConnectionError, TimeoutError, msgspec.DecodeError):
+                self.ws = None
+                if not self.reconnect:
+                    await self._inbox_send.aclose()
+                    return
+                self.reconnects += 1
+                await anyio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    async def messages(self) -> AsyncIterator[ServerMessage]:
+        async for message in self._inbox:
+            yield message

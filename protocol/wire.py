@@ -1,0 +1,147 @@
+"""The websocket protocol between the stations and the server.
+
+Every frame is one JSON object tagged by ``type``: ``ClientMessage`` from a station,
+``ServerMessage`` from the server. Engine commands and events travel inside them unchanged —
+the same types the replay tool reads and prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from protocol.commands import Command
+from protocol.config import TableConfig
+
+
+class _Message(
+    msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
+    """Base of every websocket message."""
+
+
+# --- station -> server ---------------------------------------------------------------------
+
+
+class Hello(_Message, tag="hello", frozen=True):
+    """The first frame: the station's signed token (see ``tablewire token``)."""
+
+    token: str
+
+
+class Subscribe(_Message, tag="subscribe", frozen=True):
+    """Follow a table (``table``) or a whole tournament (no ``table``).
+
+    ``since`` is the last sequence number the station saw of that table (0: none); for a
+    tournament, ``since`` maps table ids to their last sequence numbers.
+    """
+
+    tournament: str
+    table: str | None = None
+    since: int = 0
+    tables_since: dict[str, int] = {}
+
+
+class Unsubscribe(_Message, tag="unsubscribe", frozen=True):
+    tournament: str
+    table: str | None = None
+
+
+class Send(_Message, tag="command", frozen=True):
+    """A command for a table. ``id`` is the station's command id: sending the same id again
+    returns the original result instead of applying the command twice."""
+
+    id: str
+    tournament: str
+    table: str
+    command: Command
+    after: int | None = None
+    """Apply only if the table's last event is still number ``after``: a station that acted on
+    an older view of the table is told its command is stale instead of having it misread."""
+
+
+class CreateTournament(_Message, tag="create_tournament", frozen=True):
+    id: str
+    tournament: str
+    name: str = ""
+
+
+class CreateTable(_Message, tag="create_table", frozen=True):
+    id: str
+    tournament: str
+    table: str
+    config: TableConfig
+
+
+class Ping(_Message, tag="ping", frozen=True):
+    nonce: int = 0
+
+
+ClientMessage = Hello | Subscribe | Unsubscribe | Send | CreateTournament | CreateTable | Ping
+
+
+# --- server -> station ---------------------------------------------------------------------
+
+
+class Welcome(_Message, tag="welcome", frozen=True):
+    role: str
+    tournament: str
+    table: str | None = None
+    server: str = ""
+    heartbeat: float = 15.0
+
+
+class Events(_Message, tag="events", frozen=True):
+    """Events of one table, numbered: ``seq`` is the number of the first, the rest follow."""
+
+    tournament: str
+    table: str
+    seq: int
+    events: list[Any]
+
+
+class Snapshot(_Message, tag="snapshot", frozen=True):
+    """The table as of ``seq``, sent when the events a station missed are no longer kept."""
+
+    tournament: str
+    table: str
+    seq: int
+    state: Any
+
+
+class Ack(_Message, tag="ack", frozen=True):
+    """A command was applied and stored: ``seq`` is the table's last event number after it."""
+
+    id: str
+    tournament: str
+    table: str
+    seq: int
+    duplicate: bool = False
+
+
+class Error(_Message, tag="error", frozen=True):
+    """A frame or command was refused; nothing changed. ``field`` is the path of a bad field."""
+
+    code: str
+    message: str
+    id: str | None = None
+    field: str | None = None
+    rule: str | None = None
+
+
+class Resync(_Message, tag="resync", frozen=True):
+    """The station fell behind: it must reconnect and subscribe again from its last ``seq``."""
+
+    reason: str
+
+
+class Pong(_Message, tag="pong", frozen=True):
+    nonce: int = 0
+
+
+ServerMessage = Welcome | Events | Snapshot | Ack | Error | Resync | Pong
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+server_decoder = msgspec.json.Decoder(ServerMessage)
+encoder = msgspec.json.Encoder()

@@ -1,0 +1,22 @@
+"""Prometheus metrics, served at ``/metrics``."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+COMMANDS = Counter("tablewire_commands_total", "Commands received, by outcome", ["outcome"])
+COMMAND_SECONDS = Histogram(
+    "tablewire_command_seconds",
+    "From a command's arrival to its acknowledgement",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+CONNECTIONS = Gauge("tablewire_connections", "Open station connections, by role", ["role"])
+FANOUT_LAG = Histogram(
+    "tablewire_fanout_lag_seconds",
+    "From a commit to its delivery to this instance's stations",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+)
+GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
+RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
+SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")
+REFUSED_FRAMES = Counter("tablewire_refused_frames_total", "Frames refused, by reason", ["code"])

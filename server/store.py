@@ -1,0 +1,182 @@
+"""Tables in Redis: an append-only event log and a snapshot per table, written atomically.
+
+Key layout (all keys of a tournament share the hash tag ``{T}``, so the layout runs unchanged
+on Redis Cluster):
+
+- ``tw:{T}:tables`` — set of the tournament's table ids.
+- ``tw:{T}:meta`` — hash: the tournament's name.
+- ``tw:{T}:table:{id}:state`` — hash: ``seq`` (last event number), ``snap`` (the engine state,
+  msgpack), ``config`` (the table configuration, JSON).
+- ``tw:{T}:table:{id}:log`` — stream: one entry per event, entry id ``{seq}-0``, field ``e`` the
+  event as JSON. Trimmed to about ``LOG_KEEP`` entries; older gaps are served by a snapshot.
+- ``tw:{T}:table:{id}:commands`` — hash: command id -> last event number of its result, so a
+  retried command returns its first answer.
+- channel ``tw:{T}:events`` — every commit publishes ``{table, seq, at, events}`` there.
+
+A command is committed by one Lua script: check that the snapshot's sequence number is the one
+the engine started from, append the events, replace the snapshot, record the command id and
+publish — all or nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import msgspec
+from redis.asyncio import Redis
+
+LOG_KEEP = 20_000
+
+COMMIT = """
+local done = redis.call('HGET', KEYS[3], ARGV[2])
+if done then return {'duplicate', done} end
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '-1')
+if seq ~= tonumber(ARGV[1]) then return {'conflict', tostring(seq)} end
+local count = tonumber(ARGV[6])
+for i = 1, count do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[6 + i])
+end
+local last = seq + count
+redis.call('HSET', KEYS[1], 'seq', last, 'snap', ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[2], last)
+redis.call('PUBLISH', KEYS[4], ARGV[4])
+return {'ok', tostring(last)}
+"""
+
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'seq', 0, 'snap', ARGV[1], 'config', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return 1
+"""
+
+
+def tag(tournament: str) -> str:
+    return "tw:{" + tournament + "}"
+
+
+def state_key(tournament: str, table: str) -> str:
+    return f"{tag(tournament)}:table:{table}:state"
+
+
+def log_key(tournament: str, table: str) -> str:
+    return f"{tag(tournament)}:table:{table}:log"
+
+
+def commands_key(tournament: str, table: str) -> str:
+    return f"{tag(tournament)}:table:{table}:commands"
+
+
+def tables_key(tournament: str) -> str:
+    return f"{tag(tournament)}:tables"
+
+
+def channel(tournament: str) -> str:
+    return f"{tag(tournament)}:events"
+
+
+CHANNEL_PATTERN = "tw:{*}:events"
+
+
+class Published(msgspec.Struct, frozen=True):
+    """What a commit publishes: the events of one command, raw JSON, from number ``seq``."""
+
+    tournament: str
+    table: str
+    seq: int
+    at: float
+    events: list[msgspec.Raw]
+
+
+@dataclass(frozen=True)
+class Stored:
+    seq: int
+    snap: bytes
+    config: bytes
+
+
+@dataclass(frozen=True)
+class Committed:
+    outcome: str
+    """``ok``, ``conflict`` (another writer got there first) or ``duplicate``."""
+    seq: int
+
+
+class Store:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._commit = redis.register_script(COMMIT)
+        self._create = redis.register_script(CREATE)
+
+    async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
+        keys = [state_key(tournament, table), tables_key(tournament)]
+        return bool(await self._create(keys=keys, args=[snap, config, table]))
+
+    async def create_tournament(self, tournament: str, name: str) -> None:
+        await self.redis.hset(f"{tag(tournament)}:meta", mapping={"name": name})
+
+    async def tournament_exists(self, tournament: str) -> bool:
+        return bool(await self.redis.exists(f"{tag(tournament)}:meta"))
+
+    async def tables(self, tournament: str) -> list[str]:
+        members = cast(set[bytes], await self.redis.smembers(tables_key(tournament)))
+        return sorted(t.decode() for t in members)
+
+    async def load(self, tournament: str, table: str) -> Stored | None:
+        fields = cast(
+            list[bytes | None],
+            await self.redis.hmget(state_key(tournament, table), ["seq", "snap", "config"]),
+        )
+        seq, snap, config = fields
+        if seq is None or snap is None:
+            return None
+        return Stored(int(seq), snap, config or b"")
+
+    async def seen(self, tournament: str, table: str, command_id: str) -> int | None:
+        done = await self.redis.hget(commands_key(tournament, table), command_id)
+        return int(done) if done is not None else None
+
+    async def commit(
+        self,
+        tournament: str,
+        table: str,
+        expected: int,
+        command_id: str,
+        snap: bytes,
+        published: bytes,
+        events: list[bytes],
+    ) -> Committed:
+        keys = [
+            state_key(tournament, table),
+            log_key(tournament, table),
+            commands_key(tournament, table),
+            channel(tournament),
+        ]
+        args: list[bytes | str | int] = [
+            expected,
+            command_id,
+            snap,
+            published,
+            LOG_KEEP,
+            len(events),
+            *events,
+        ]
+        outcome, seq = await self._commit(keys=keys, args=args)
+        return Committed(outcome.decode(), int(seq))
+
+    async def events_since(
+        self, tournament: str, table: str, since: int
+    ) -> list[tuple[int, bytes]] | None:
+        """Events after number ``since``; None when the log no longer reaches back that far."""
+        entries = cast(
+            list[tuple[bytes, dict[bytes, bytes]]],
+            await self.redis.xrange(log_key(tournament, table), min=f"{since + 1}-0", max="+"),
+        )
+        found = [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in entries]
+        if found and found[0][0] == since + 1:
+            return found
+        stored = await self.load(tournament, table)
+        if stored is None or stored.seq <= since:
+            return []
+        return None

@@ -1,0 +1,138 @@
+"""Applying a command to a table: one engine call, one atomic commit, retried on a race.
+
+Each server instance keeps the tables it has touched in memory with their sequence numbers.
+The engine computes the new state and events; the store commits them only if nobody else has
+written the table since. If another instance got there first, the table is reloaded and the
+command applied again to the fresh state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import msgspec
+
+from protocol import Command, ErrorEvent, TableConfig
+from server.engine import TableState, apply, new_table
+from server.store import Published, Store
+
+_state_decoder = msgspec.msgpack.Decoder(TableState)
+_config_decoder = msgspec.json.Decoder(TableConfig)
+_packer = msgspec.msgpack.Encoder()
+_json = msgspec.json.Encoder()
+ATTEMPTS = 8
+
+
+@dataclass
+class Cached:
+    seq: int
+    state: TableState
+
+
+@dataclass(frozen=True)
+class Applied:
+    seq: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Refused:
+    code: str
+    message: str
+    rule: str = ""
+
+
+class Busy(Exception):
+    """The table kept changing under us; the station may retry with the same command id."""
+
+
+class Tables:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.cache: dict[tuple[str, str], Cached] = {}
+        self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.conflicts = 0
+
+    async def create(self, tournament: str, table: str, config: TableConfig) -> bool:
+        state = new_table(config)
+        return await self.store.create_table(
+            tournament, table, _packer.encode(state), _json.encode(config)
+        )
+
+    async def _load(self, key: tuple[str, str]) -> Cached | None:
+        stored = await self.store.load(*key)
+        if stored is None:
+            return None
+        cached = Cached(stored.seq, _state_decoder.decode(stored.snap))
+        self.cache[key] = cached
+        return cached
+
+    async def state(self, tournament: str, table: str) -> Cached | None:
+        """The table as stored now (fresh from Redis)."""
+        return await self._load((tournament, table))
+
+    async def apply(
+        self,
+        tournament: str,
+        table: str,
+        command_id: str,
+        command: Command,
+        after: int | None = None,
+    ) -> Applied | Refused:
+        key = (tournament, table)
+        lock = self.locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            for _ in range(ATTEMPTS):
+                cached = self.cache.get(key) or await self._load(key)
+                if cached is None:
+                    return Refused(
+                        "unknown_table", f"there is no table {table} in tournament {tournament}"
+                    )
+                if after is not None and after != cached.seq:
+                    done = await self.store.seen(tournament, table, command_id)
+                    if done is not None:
+                        return Applied(done, duplicate=True)
+                    fresh = await self._load(key)
+                    if fresh is not None and after != fresh.seq:
+                        return Refused(
+                            "stale",
+                            f"table {table} has moved on to event {fresh.seq};"
+                            f" the command was based on {after}",
+                        )
+                    continue
+                state, events = apply(cached.state, command)
+                if len(events) == 1 and isinstance(events[0], ErrorEvent):
+                    done = await self.store.seen(tournament, table, command_id)
+                    if done is not None:
+                        return Applied(done, duplicate=True)
+                    error = events[0]
+                    return Refused("illegal", error.message, error.rule)
+                blobs = [_json.encode(e) for e in events]
+                published = _json.encode(
+                    Published(
+                        tournament,
+                        table,
+                        cached.seq + 1,
+                        time.time(),
+                        [msgspec.Raw(b) for b in blobs],
+                    )
+                )
+                result = await self.store.commit(
+                    tournament,
+                    table,
+                    cached.seq,
+                    command_id,
+                    _packer.encode(state),
+                    published,
+                    blobs,
+                )
+                if result.outcome == "ok":
+                    self.cache[key] = Cached(result.seq, state)
+                    return Applied(result.seq)
+                if result.outcome == "duplicate":
+                    return Applied(result.seq, duplicate=True)
+                self.conflicts += 1
+                self.cache.pop(key, None)
+            raise Busy(f"table {table} kept changing; retry with the same command id")
