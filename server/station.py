@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import time
 from typing import TYPE_CHECKING, Any
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from server.app import App
 
 log = logging.getLogger("tablewire.station")
-OUTBOX = 2_000
+OUTBOX = int(os.environ.get("TABLEWIRE_OUTBOX", "2000"))
 RATE = 200.0
 BURST = 400.0
 FLOOD_LIMIT = 2_000

@@ -20,13 +20,15 @@ publish — all or nothing.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import cast
 
 import msgspec
 from redis.asyncio import Redis
 
-LOG_KEEP = 20_000
+LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
+"""Events kept per table log; a station further behind gets a snapshot."""
 
 COMMIT = """
 local done = redis.call('HGET', KEYS[3], ARGV[2])

@@ -1,0 +1,163 @@
+"""Fixtures for the service tests: a real redis-server, real ``tablewire serve`` processes and
+real websocket clients. Nothing is mocked."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from redis import Redis
+
+from clients.python import Client
+from server.embedded_redis import EmbeddedRedis, free_port
+from server.tokens import Claims, Role, issue
+
+SECRET = "test-secret-not-for-production"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    """A real redis-server with AOF (appendfsync always) in a temporary directory."""
+    server = EmbeddedRedis(tmp_path / "redis")
+    server.start()
+    yield server
+    server.stop()
+
+
+def wait_http(port: int, path: str = "/healthz", timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                if b" 200 " in s.recv(200):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"server on port {port} did not answer {path}")
+
+
+@dataclass
+class ServerProcess:
+    """A ``tablewire serve`` subprocess; ``kill()`` is kill -9, ``start()`` starts it again."""
+
+    redis_url: str
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    env: dict[str, str] = field(default_factory=dict)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    def start(self) -> ServerProcess:
+        log = open(self.data_dir / f"server-{self.port}.log", "ab")  # noqa: SIM115 - the child owns it
+        env = {**os.environ, "TABLEWIRE_SECRET": SECRET, "REDIS_URL": self.redis_url, **self.env}
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                str(self.data_dir),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        wait_http(self.port, "/readyz")
+        return self
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def start_server(
+    redis_server: EmbeddedRedis, tmp_path: Path
+) -> Iterator[type[ServerProcess] | object]:
+    """Start one or more servers on the test's Redis: ``start_server(env={...})``."""
+    started: list[ServerProcess] = []
+
+    def start(**env: str) -> ServerProcess:
+        server = ServerProcess(redis_server.url, tmp_path, env=env).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def token(
+    role: Role,
+    tournament: str = "main",
+    table: str | None = None,
+    ttl: int = 3600,
+    delay: float = 0.0,
+) -> str:
+    return issue(SECRET.encode(), Claims(role, tournament, int(time.time()) + ttl, table, delay))
+
+
+@pytest.fixture
+def redis_client(redis_server: EmbeddedRedis) -> Iterator[Redis]:
+    client = Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[object]:
+    """``await connect(server, role, table=...)``: a signed-in client whose reader runs in the
+    background; closed at the end of the test."""
+    import asyncio
+
+    clients: list[tuple[Client, asyncio.Task[None]]] = []
+
+    async def make(
+        server: ServerProcess,
+        role: Role,
+        tournament: str = "main",
+        table: str | None = None,
+        **kw: object,
+    ) -> Client:
+        client = Client(server.url, token(role, tournament, table), **kw)  # type: ignore[arg-type]
+        await client.connect()
+        clients.append((client, asyncio.get_running_loop().create_task(client.run())))
+        return client
+
+    yield make
+    for client, task in clients:
+        client.reconnect = False
+        task.cancel()
+        try:
+            await client.close()
+        except Exception:  # noqa: BLE001 - the test may have killed the server
+            pass
