@@ -101,7 +101,8 @@ class Client:
         box: list[ServerMessage] = []
         self._waiting[request_id] = (done, box)
         try:
-            assert self.ws is not None
+            if self.ws is None:
+                raise ConnectionError("not connected: the client is reconnecting")
             await self.ws.send(encoder.encode(message).decode())
             with anyio.fail_after(timeout):
                 await done.wait()

@@ -170,5 +170,28 @@ def token(
         raise click.UsageError(str(exc)) from None
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8765, show_default=True)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="demo-data",
+    show_default=True,
+)
+@click.option("--tables", type=int, default=6, show_default=True, help="Tables in the tournament.")
+@click.option(
+    "--pace", type=float, default=0.6, show_default=True, help="Seconds between a bot's actions."
+)
+@click.option("--seed", type=int, default=2026, show_default=True)
+def demo(host: str, port: int, data_dir: Path, tables: int, pace: float, seed: int) -> None:
+    """Start the service with bot dealers on N tables and print the stations' URLs."""
+    from server import demo as demo_module
+    from server import logs
+
+    logs.setup("WARNING")
+    demo_module.main(host, port, data_dir, tables, pace, seed)
+
+
 if __name__ == "__main__":
     main()
