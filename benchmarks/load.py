@@ -247,7 +247,12 @@ class Dealer:
         self.dead = False
 
     async def send_one(self, phase: int) -> None:
-        command, count = self.bot.step()
+        try:
+            command, count = self.bot.step()
+        except RuntimeError as exc:
+            self.rec.problems[str(exc)] += 1
+            self.dead = True
+            return
         key = self.seq + 1
         self.seq += count if self.tw else 1
         self.sent += 1
@@ -987,9 +992,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
             )
             print("tablewire: done", flush=True)
             if args.profile and runs["tablewire"].profile:
-                (ROOT / "benchmarks").mkdir(exist_ok=True)
-                profile_path = Path(args.profile_out)
-                profile_path.write_text(runs["tablewire"].profile)
+                Path(args.profile_out).write_text(runs["tablewire"].profile)
             stop(server)
             server = None
         if "relay" in targets:

@@ -1,0 +1,499 @@
+// A table as a station sees it, built by applying the table's events one by one (the same
+// bookkeeping as server/engine/evolve.py) or taken whole from a `snapshot` (server/views.py
+// `table_view`). The view has the fields of `table_view`; the model adds the current prompt,
+// the open floor calls with their texts, and the event log.
+
+import { describe, entryKind, fmt, words } from "./format.js";
+
+const LOG_KEEP = 300;
+export const DEFAULT_CHIPS = [25, 100, 500, 1000, 5000, 25000, 100000];
+
+function clone(value) {
+  return value == null ? value : JSON.parse(JSON.stringify(value));
+}
+
+export function emptyView() {
+  return {
+    game: "",
+    hand: 0,
+    phase: "idle",
+    street: "preflop",
+    blinds: [0, 0],
+    ante: 0,
+    bba: false,
+    button: 0,
+    small_blind: null,
+    big_blind: 0,
+    board: [],
+    to_act: null,
+    current_bet: 0,
+    pots: [],
+    pot_total: 0,
+    seats: [],
+    floor: [],
+    substantial_action: false,
+    clock: null,
+    exposed: false,
+    next_street: "",
+    next_level: null,
+    awards: {},
+    chips: null,
+  };
+}
+
+function seatFrom(s) {
+  const seat = {
+    seat: s.seat,
+    name: s.name || "",
+    stack: s.stack || 0,
+    bet: s.bet || 0,
+    dealt: s.dealt ?? Boolean(s.in_hand || s.folded),
+    folded: Boolean(s.folded),
+    mucked: Boolean(s.mucked),
+    shown: Boolean(s.shown),
+    waiting: Boolean(s.waiting),
+    cards: Array.isArray(s.cards) ? [...s.cards] : [],
+    penalty: s.penalty || 0,
+  };
+  return settle(seat);
+}
+
+/** The derived flags of a seat, as `table_view` computes them. */
+function settle(seat) {
+  seat.in_hand = seat.dealt && !seat.folded && !seat.mucked;
+  seat.all_in = seat.in_hand && seat.stack === 0;
+  return seat;
+}
+
+/** A floor call: from a `floor_call` event, or from a snapshot's [call, seat, rule, options, pushed, forfeit]. */
+function callFrom(c) {
+  if (Array.isArray(c)) {
+    const [call, seat, rule, options, pushed, forfeit] = c;
+    return { call, seat, rule, options: options || [], pushed: pushed || 0, forfeit: forfeit || 0, blocking: !NOTICE_RULES.has(rule), text: "" };
+  }
+  return {
+    call: c.call,
+    seat: c.seat,
+    rule: c.rule,
+    options: [...(c.options || [])],
+    pushed: c.pushed || 0,
+    forfeit: c.forfeit || 0,
+    blocking: c.blocking !== false,
+    text: c.text || "",
+  };
+}
+// Floor calls the hand does not wait on (a penalty to consider): 60 and 61-A.
+const NOTICE_RULES = new Set(["60", "61-A"]);
+
+export function callText(call) {
+  if (call.text) return call.text;
+  const who = call.seat ? `seat ${call.seat}` : "the table";
+  return `Floor, ${who}: ${call.options.map(words).join(" or ")} (${call.rule})`;
+}
+
+function clockFrom(c) {
+  if (!c) return null;
+  if (Array.isArray(c)) return { seat: c[0], expires: c[1], deadline: c[1] - 5000 };
+  return { seat: c.seat, expires: c.expires, deadline: c.deadline ?? c.expires - 5000 };
+}
+
+export class TableModel {
+  constructor(tournament, table) {
+    this.tournament = tournament;
+    this.table = table;
+    this.seq = null; // last event number applied; null until the first snapshot
+    this.view = emptyView();
+    this.prompt = null;
+    this.log = []; // newest first: {seq, type, text, rules, kind, seat}
+    this.base = null; // the view before the hand started: a misdeal or void hand goes back to it
+    this.needsSnapshot = false; // an event the station cannot apply itself (a correction)
+    this.promptFrom = 0; // after a snapshot: find the current prompt in the history up to here
+    this.candidate = null;
+    this.lastRuling = null;
+    this.updated = 0;
+  }
+
+  // --- persistence (sessionStorage) ------------------------------------------------------
+
+  toJSON() {
+    return {
+      tournament: this.tournament,
+      table: this.table,
+      seq: this.seq,
+      view: this.view,
+      prompt: this.prompt,
+      log: this.log.slice(0, 100),
+      base: this.base,
+      lastRuling: this.lastRuling,
+    };
+  }
+
+  static fromJSON(data) {
+    const model = new TableModel(data.tournament, data.table);
+    Object.assign(model, {
+      seq: data.seq,
+      view: { ...emptyView(), ...data.view },
+      prompt: data.prompt,
+      log: data.log || [],
+      base: data.base,
+      lastRuling: data.lastRuling || null,
+    });
+    return model;
+  }
+
+  // --- a snapshot replaces the view --------------------------------------------------------
+
+  loadSnapshot(state, seq) {
+    const previous = this.view;
+    const view = { ...emptyView(), ...state };
+    view.seats = (state.seats || []).map(seatFrom);
+    view.floor = (state.floor || []).map(callFrom);
+    // Keep the texts and kinds of floor calls already known from their events.
+    for (const call of view.floor) {
+      const known = previous.floor.find((c) => c.call === call.call);
+      if (known) Object.assign(call, { text: known.text, blocking: known.blocking });
+    }
+    view.clock = clockFrom(state.clock);
+    view.awards = {};
+    view.next_level = previous.next_level ?? null;
+    view.chips = state.chips ?? previous.chips ?? null;
+    this.view = view;
+    this.seq = seq;
+    this.base = null;
+    this.needsSnapshot = false;
+    const keep = this.prompt && view.phase === "betting" && view.to_act === this.prompt.seat && seq === this.promptSeq;
+    if (!keep) this.prompt = null;
+    // The snapshot has no prompt: the history up to `seq` tells the last one.
+    this.promptFrom = seq;
+    this.candidate = null;
+    this.updated += 1;
+  }
+
+  // --- events ----------------------------------------------------------------------------
+
+  /** An event numbered at or before `seq` (the history): only logged, and its prompt noted. */
+  remember(event, seq) {
+    this.note(event, seq);
+    if (seq > this.promptFrom || this.promptFrom === 0) return;
+    if (event.type === "prompt") this.candidate = event;
+    else if (["hand_start", "hand_end", "misdeal", "round_end"].includes(event.type)) this.candidate = null;
+    if (seq === this.promptFrom) {
+      const v = this.view;
+      if (!this.prompt && this.candidate && v.phase === "betting" && v.to_act === this.candidate.seat) {
+        this.prompt = this.candidate;
+        this.promptSeq = seq;
+      }
+      for (const call of v.floor) {
+        const known = this.log.find((e) => e.type === "floor_call" && e.call === call.call);
+        if (known) Object.assign(call, { text: known.text, blocking: known.blocking });
+      }
+      this.promptFrom = 0;
+      this.candidate = null;
+    }
+    this.updated += 1;
+  }
+
+  /** Add an event to the log (once per number), newest first. */
+  note(event, seq) {
+    const line = describe(event);
+    if (!line) return;
+    if (this.log.some((e) => e.seq === seq)) return;
+    const entry = {
+      seq,
+      type: event.type,
+      text: line.text,
+      rules: line.rules,
+      kind: entryKind(event),
+      seat: event.seat ?? null,
+    };
+    if (event.type === "floor_call") Object.assign(entry, { call: event.call, blocking: event.blocking !== false });
+    let i = 0;
+    while (i < this.log.length && this.log[i].seq > seq) i += 1;
+    this.log.splice(i, 0, entry);
+    if (this.log.length > LOG_KEEP) this.log.length = LOG_KEEP;
+    if (["action", "ruling", "floor_call", "irregularity", "misdeal", "penalty", "correction", "clock", "out_of_turn", "round_end", "hand_end", "expose_all", "award", "answer"].includes(event.type)) {
+      if (!this.lastRuling || this.lastRuling.seq < seq) this.lastRuling = entry;
+    }
+  }
+
+  /** Apply event number `seq` (the next one). */
+  apply(event, seq) {
+    this.note(event, seq);
+    this.seq = seq;
+    this.updated += 1;
+    try {
+      this.evolve(event);
+    } catch (error) {
+      console.warn("cannot apply", event, error);
+      this.needsSnapshot = true;
+    }
+  }
+
+  seat(number) {
+    const s = this.view.seats.find((x) => x.seat === number);
+    if (!s) throw new Error(`no seat ${number}`);
+    return s;
+  }
+
+  evolve(e) {
+    const v = this.view;
+    switch (e.type) {
+      case "prompt":
+        v.to_act = e.seat;
+        v.phase = "betting";
+        this.prompt = e;
+        break;
+      case "action":
+        this.action(e);
+        break;
+      case "hand_start":
+        this.handStart(e);
+        break;
+      case "round_end":
+        for (const [seat, amount] of Object.entries(e.returned || {})) {
+          const s = this.seat(Number(seat));
+          s.stack += amount;
+          s.bet -= amount;
+          settle(s);
+        }
+        v.to_act = null;
+        this.prompt = null;
+        v.clock = null;
+        v.next_street = e.next;
+        v.pots = [...(e.pots || [])];
+        v.phase = e.next === "showdown" ? "showdown" : e.next === "" ? "over" : "deal";
+        break;
+      case "dealt":
+        for (const s of v.seats) {
+          v.pot_total += s.bet;
+          s.bet = 0;
+        }
+        v.board = [...(e.board || [])];
+        v.street = e.street;
+        v.current_bet = 0;
+        v.next_street = "";
+        v.phase = "betting";
+        break;
+      case "shown": {
+        const s = this.seat(e.seat);
+        if (e.mucked) s.mucked = true;
+        else {
+          s.shown = true;
+          if (e.cards?.length) s.cards = [...e.cards];
+        }
+        settle(s);
+        break;
+      }
+      case "expose_all":
+        v.exposed = true;
+        break;
+      case "substantial_action":
+        v.substantial_action = true;
+        break;
+      case "floor_call": {
+        const call = callFrom(e);
+        v.floor = [...v.floor.filter((c) => c.call !== call.call), call];
+        if (call.blocking) {
+          v.phase = "floor";
+          v.to_act = null;
+          this.prompt = null;
+        }
+        break;
+      }
+      case "ruling": {
+        const call = v.floor.find((c) => c.call === e.call);
+        v.floor = v.floor.filter((c) => c.call !== e.call);
+        if (call && !call.blocking) break;
+        v.phase = v.floor.some((c) => c.blocking) ? "floor" : "betting";
+        break;
+      }
+      case "clock":
+        v.clock = { seat: e.seat, at: e.at, deadline: e.deadline, expires: e.expires };
+        break;
+      case "irregularity":
+        if (e.kind === "flop_not_burned" && e.burn) {
+          v.board = [...e.board];
+          v.phase = "deal";
+          v.next_street = "flop";
+          v.street = "preflop";
+        }
+        break;
+      case "award":
+        v.awards = { ...v.awards, [e.pot]: [...e.winners] };
+        break;
+      case "hand_end":
+        if (e.void) this.restore();
+        else this.handEnd(e);
+        break;
+      case "misdeal":
+        this.restore();
+        break;
+      case "correction":
+        // The hand is re-derived from its commands on the server: take a fresh snapshot.
+        this.needsSnapshot = true;
+        this.prompt = null;
+        break;
+      case "penalty": {
+        const s = this.seat(e.seat);
+        if (e.hands_left) s.penalty = e.hands_left;
+        if (e.removed) {
+          s.stack -= e.removed;
+          settle(s);
+        }
+        if (e.kind === "disqualify") v.seats = v.seats.filter((x) => x.seat !== e.seat);
+        break;
+      }
+      case "penalty_end": {
+        const s = v.seats.find((x) => x.seat === e.seat);
+        if (s) s.penalty = 0;
+        break;
+      }
+      case "player_added":
+        v.seats = [...v.seats.filter((s) => s.seat !== e.seat), seatFrom({ seat: e.seat, stack: e.stack, name: e.name, waiting: true })]
+          .sort((a, b) => a.seat - b.seat);
+        break;
+      case "player_removed":
+        v.seats = v.seats.filter((s) => s.seat !== e.seat);
+        break;
+      case "level":
+        v.next_level = { blinds: [...e.blinds], ante: e.ante || 0, bba: Boolean(e.bba) };
+        break;
+      default:
+        break;
+    }
+  }
+
+  action(e) {
+    const v = this.view;
+    const s = this.seat(e.seat);
+    s.stack -= e.total - s.bet;
+    s.bet = e.total;
+    if (!e.forced) {
+      v.to_act = null;
+      this.prompt = null;
+    }
+    if (v.clock && v.clock.seat === e.seat) v.clock = null;
+    if (e.action === "fold") s.folded = true;
+    settle(s);
+    if (e.action === "fold" || e.forced) return;
+    if (e.total > v.current_bet) v.current_bet = e.total;
+  }
+
+  handStart(e) {
+    const v = this.view;
+    this.base = clone({ ...v, floor: v.floor.filter((c) => !c.blocking) });
+    v.hand = e.hand;
+    v.button = e.button;
+    v.small_blind = e.small_blind;
+    v.big_blind = e.big_blind;
+    const level = { blinds: [...e.blinds], ante: e.ante || 0, bba: Boolean(e.bba) };
+    const next = v.next_level;
+    if (!e.redeal || (next && JSON.stringify(next) === JSON.stringify(level))) v.next_level = null;
+    v.blinds = level.blinds;
+    v.ante = level.ante;
+    v.bba = level.bba;
+    const dealt = new Set(e.dealt || []);
+    const cards = e.cards || {};
+    for (const s of v.seats) {
+      s.bet = 0;
+      s.dealt = dealt.has(s.seat);
+      s.folded = s.shown = s.mucked = false;
+      s.cards = [...(cards[s.seat] || cards[String(s.seat)] || [])];
+      if (s.dealt) s.waiting = false;
+      if (s.penalty && s.dealt) s.penalty -= 1;
+    }
+    let middle = 0;
+    for (const p of e.posts || []) {
+      const s = this.seat(p.seat);
+      s.stack -= p.amount;
+      if (p.kind === "ante") middle += p.amount;
+      else s.bet += p.amount;
+    }
+    v.seats.forEach(settle);
+    v.pot_total = middle;
+    v.pots = [];
+    v.street = "preflop";
+    v.board = [];
+    v.next_street = "";
+    v.current_bet = e.blinds[1];
+    v.phase = "betting";
+    v.to_act = null;
+    this.prompt = null;
+    v.exposed = false;
+    v.floor = v.floor.filter((c) => !c.blocking);
+    v.awards = {};
+    v.clock = null;
+    v.substantial_action = false;
+  }
+
+  handEnd(e) {
+    const v = this.view;
+    const busted = new Set(e.busted || []);
+    for (const s of v.seats) {
+      const stack = e.stacks?.[s.seat] ?? e.stacks?.[String(s.seat)];
+      if (stack != null) s.stack = stack;
+      s.bet = 0;
+      s.dealt = s.folded = s.shown = s.mucked = false;
+      s.cards = [];
+      settle(s);
+    }
+    v.seats = v.seats.filter((s) => !busted.has(s.seat));
+    v.phase = "idle";
+    v.to_act = null;
+    this.prompt = null;
+    v.floor = v.floor.filter((c) => !c.blocking);
+    v.pot_total = 0;
+    v.pots = [];
+    v.current_bet = 0;
+    v.awards = {};
+    v.clock = null;
+    this.base = null;
+  }
+
+  restore() {
+    if (!this.base) throw new Error("the table before this hand is not known here");
+    const announced = this.view.next_level;
+    const chips = this.view.chips;
+    this.view = { ...clone(this.base), chips };
+    this.view.next_level = announced || this.view.next_level;
+    this.prompt = null;
+    this.base = null;
+  }
+
+  // --- what the stations show ------------------------------------------------------------
+
+  /** Chips in the middle and in front of the seats. */
+  get potWithBets() {
+    return this.view.pot_total + this.view.seats.reduce((sum, s) => sum + s.bet, 0);
+  }
+
+  get openCalls() {
+    return this.view.floor;
+  }
+
+  get chipSet() {
+    const url = new URLSearchParams(location.search).get("chips");
+    const fromUrl = url ? url.split(",").map(Number).filter((n) => n > 0) : null;
+    return this.view.chips || fromUrl || DEFAULT_CHIPS;
+  }
+
+  /** Whom the table waits on, in words. */
+  get waitingOn() {
+    const v = this.view;
+    const call = v.floor.find((c) => c.blocking);
+    if (v.phase === "floor" && call) return `Floor: call ${call.call}, seat ${call.seat}`;
+    if (v.phase === "betting" && v.to_act != null) return `Seat ${v.to_act} to act`;
+    if (v.phase === "deal") return `Dealer: deal the ${v.next_street}`;
+    if (v.phase === "showdown") return "Dealer: show, muck or award";
+    if (v.phase === "idle") return v.hand ? "Between hands" : "Waiting for the first hand";
+    return "";
+  }
+
+  levelText() {
+    const v = this.view;
+    if (!v.blinds?.[1]) return "";
+    let text = `Blinds ${fmt(v.blinds[0])}/${fmt(v.blinds[1])}`;
+    if (v.ante) text += ` · ${v.bba ? "BB ante" : "Ante"} ${fmt(v.ante)}`;
+    return text;
+  }
+}
