@@ -182,21 +182,9 @@ def _silent(
     if total < t.current_bet and total < top:
         return _under_call(t, s, front, rules)
     if needed_all:
-        return _ruled(
-            "call",
-            min(t.current_bet, top),
-            front,
-            [*rules, "47-A"],
-            ["every chip was needed to call"],
-        )
+        return _called(t, s, front, [*rules, "47-A"], "every chip was needed to call")
     if count == 1 and smallest is not None and act.prior != "partly_pulled":
-        return _ruled(
-            "call",
-            min(t.current_bet, top),
-            front,
-            [*rules, "46"],
-            ["a single oversized chip is a call"],
-        )
+        return _called(t, s, front, [*rules, "46"], "a single oversized chip is a call")
     if front >= top:
         why = ["the last chips: all-in"]
         return _to_total(t, s, top, front, [*rules, "47-B"] if smallest is not None else rules, why)
@@ -208,19 +196,11 @@ def _silent(
 def _fifty_percent(t: TableState, s: Seat, total: int, front: int, rules: list[str]) -> Reading:
     """45-A: half a raise or more must be made a full raise; less is a call."""
     if not betting.can_raise(t, s):
-        return _ruled(
-            "call",
-            t.current_bet,
-            front,
-            [*rules, "49-A"],
-            ["betting is not re-opened for this seat"],
-        )
+        return _called(t, s, front, [*rules, "49-A"], "betting is not re-opened for this seat")
     increment = total - t.current_bet
     unit = betting.bet_unit(t) if betting.is_limit(t) else t.last_full
     if increment * 2 < unit:
-        return _ruled(
-            "call", t.current_bet, front, [*rules, "45-A"], ["less than half a raise is a call"]
-        )
+        return _called(t, s, front, [*rules, "45-A"], "less than half a raise is a call")
     low, _ = betting.raise_bounds(t, s)
     if total < low:
         if "47-B" in rules:
@@ -239,20 +219,10 @@ def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading
         why = ["the count was asked and its amount pushed: the full amount is owed"]
         return _ruled("call", min(t.current_bet, top), front, [*rules, "51"], why)
     if len(t.live()) == 2:
-        return _ruled(
-            "call",
-            min(t.current_bet, top),
-            front,
-            [*rules, "53-B"],
-            ["heads-up an under-call is a full call"],
-        )
+        return _called(t, s, front, [*rules, "53-B"], "heads-up an under-call is a full call")
     if t.bets <= 1:
-        return _ruled(
-            "call",
-            min(t.current_bet, top),
-            front,
-            [*rules, "53-B"],
-            ["an under-call of the opening bet is a full call"],
+        return _called(
+            t, s, front, [*rules, "53-B"], "an under-call of the opening bet is a full call"
         )
     pushed = front - s.bet
     forfeit = min(pushed, max(0, t.open_bet - s.bet))
@@ -263,6 +233,11 @@ def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading
         forfeit,
         f"under-call of {t.current_bet:,}: a full call, or a fold forfeiting {forfeit:,}",
     )
+
+
+def _called(t: TableState, s: Seat, front: int | None, rules: list[str], why: str) -> Reading:
+    """A call of the bet (all-in when the seat has less)."""
+    return _ruled("call", min(t.current_bet, betting.all_in_to(s)), front, rules, [why])
 
 
 def _ruled(action: str, total: int, front: int | None, rules: list[str], why: list[str]) -> Reading:

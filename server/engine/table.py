@@ -9,6 +9,7 @@ command is first emitted as recorded, so that a correction can play the hand aga
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from protocol.commands import (
     Act,
@@ -71,47 +72,21 @@ RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time)
 def decide(t: TableState, command: Command, emit: Emit) -> None:
     if t.base is not None and isinstance(command, RECORDED):
         emit(Recorded(command))
-    match command:
-        case Act():
-            _act(t, command, emit)
-        case StartHand():
-            if t.phase != "idle":
-                raise Illegal("", f"hand {t.hand} is still in play", code="hand_in_play")
-            start_hand(t, command, emit)
-        case Deal():
-            _deal(t, command, emit)
-        case Show():
-            _show(t, command, emit)
-        case Muck():
-            _muck(t, command, emit)
-        case Award():
-            flow.award(t, command.pot, command.winners, emit)
-        case Ruling():
-            _ruling(t, command, emit)
-        case Misdeal():
-            irregular.misdeal(t, command, emit)
-        case FouledDeck():
-            irregular.fouled_deck(t, command, emit)
-        case Irregularity():
-            irregular.report(t, command, emit)
-        case Clock():
-            clock.start(t, command, emit)
-        case Time():
-            clock.tick(t, command, emit)
-        case Penalty():
-            penalties.give(t, command, emit)
-        case Correction():
-            corrections.correct(t, command, emit)
-        case Ask():
-            requests.ask(t, command, emit)
-        case Count():
-            requests.count(t, command, emit)
-        case AddPlayer():
-            _add_player(t, command, emit)
-        case RemovePlayer():
-            _remove_player(t, command, emit)
-        case SetLevel():
-            emit(LevelSet(command.blinds, command.ante, command.bba))
+    HANDLERS[type(command)](t, command, emit)
+
+
+def _start(t: TableState, cmd: StartHand, emit: Emit) -> None:
+    if t.phase != "idle":
+        raise Illegal("", f"hand {t.hand} is still in play", code="hand_in_play")
+    start_hand(t, cmd, emit)
+
+
+def _award(t: TableState, cmd: Award, emit: Emit) -> None:
+    flow.award(t, cmd.pot, cmd.winners, emit)
+
+
+def _level(t: TableState, cmd: SetLevel, emit: Emit) -> None:
+    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba))
 
 
 def _live_seat(t: TableState, number: int) -> Seat:
@@ -399,3 +374,27 @@ def _remove_player(t: TableState, cmd: RemovePlayer, emit: Emit) -> None:
     if s is None:
         raise Illegal("", f"there is no player in seat {cmd.seat}", code="unknown_seat")
     emit(PlayerRemoved(seat=cmd.seat, stack=s.stack))
+
+
+#: What each command means, by its type: one handler each, here or in the module of its rule.
+HANDLERS: dict[type, Callable[[TableState, Any, Emit], None]] = {
+    Act: _act,
+    StartHand: _start,
+    Deal: _deal,
+    Show: _show,
+    Muck: _muck,
+    Award: _award,
+    Ruling: _ruling,
+    Misdeal: irregular.misdeal,
+    FouledDeck: irregular.fouled_deck,
+    Irregularity: irregular.report,
+    Clock: clock.start,
+    Time: clock.tick,
+    Penalty: penalties.give,
+    Correction: corrections.correct,
+    Ask: requests.ask,
+    Count: requests.count,
+    AddPlayer: _add_player,
+    RemovePlayer: _remove_player,
+    SetLevel: _level,
+}

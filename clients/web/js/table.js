@@ -161,8 +161,7 @@ export class TableModel {
     this.seq = seq;
     this.base = null;
     this.needsSnapshot = false;
-    const keep = this.prompt && view.phase === "betting" && view.to_act === this.prompt.seat && seq === this.promptSeq;
-    if (!keep) this.prompt = null;
+    this.prompt = null;
     // The snapshot has no prompt: the history up to `seq` tells the last one.
     this.promptFrom = seq;
     this.candidate = null;
@@ -181,7 +180,6 @@ export class TableModel {
       const v = this.view;
       if (!this.prompt && this.candidate && v.phase === "betting" && v.to_act === this.candidate.seat) {
         this.prompt = this.candidate;
-        this.promptSeq = seq;
       }
       for (const call of v.floor) {
         const known = this.log.find((e) => e.type === "floor_call" && e.call === call.call);

@@ -1,0 +1,230 @@
+// DOM helpers and the pieces every station renders: the connection banner, cards, the oval
+// table with its seats, and the ruling log.
+
+import { cardsLabel, fmt, parseCard, streetName } from "./format.js";
+
+/** h("button", {class: "x", onclick}, "text", child...) */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value == null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "value") el.value = value;
+    else if (key === "checked") el.checked = Boolean(value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child == null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/**
+ * Re-render `container` only when `signature` changed, keeping the keyboard focus on the
+ * element with the same `data-key` (so a button the user tabbed to stays focused).
+ */
+export function renderInto(container, signature, build) {
+  if (container.dataset.sig === signature) return false;
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? active.dataset.key : null;
+  container.replaceChildren(...[build()].flat().filter(Boolean));
+  container.dataset.sig = signature;
+  if (key) container.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+  return true;
+}
+
+// --- connection banner ------------------------------------------------------------------
+
+export function showStatus(el, status, detail) {
+  const text = {
+    connecting: "Connecting…",
+    online: "Online",
+    offline: "Offline — reconnecting…",
+    refused: detail || "Not signed in",
+  }[status];
+  el.textContent = text;
+  el.dataset.status = status;
+  el.title = status === "offline" && detail ? `Connection lost: ${detail}` : "";
+  document.body.dataset.connection = status;
+}
+
+/** A small alert line for errors and refusals; replaced by the next one. */
+export function showAlert(el, message, rule) {
+  el.replaceChildren();
+  if (!message) return;
+  el.append(h("span", { class: "alert-icon", "aria-hidden": "true" }, "⚠"), " ", message);
+  if (rule) el.append(" ", h("span", { class: "rule" }, `Rule ${rule}`));
+}
+
+// --- cards ------------------------------------------------------------------------------
+
+export function card(code, size = "") {
+  const c = parseCard(code);
+  if (!c) return h("span", { class: `card ${size}`, "aria-label": code }, code);
+  return h(
+    "span",
+    { class: `card ${c.suit.color} ${size}`, role: "img", "aria-label": c.label },
+    h("span", { class: "rank" }, c.rank),
+    h("span", { class: "suit" }, c.suit.symbol),
+  );
+}
+
+export function cardList(cards, size = "") {
+  return cards.map((c) => card(c, size));
+}
+
+// --- the oval table ---------------------------------------------------------------------
+
+/** Where seat `n` (1-10) sits around the oval, in percent of the table area. Seat 1 is on
+ * the dealer's left; the dealer's place is at the bottom centre. */
+export function seatPosition(n, stretch = { x: 44, y: 41 }) {
+  const angle = ((90 + (360 / 11) * n) * Math.PI) / 180;
+  return { x: 50 + stretch.x * Math.cos(angle), y: 50 + stretch.y * Math.sin(angle) };
+}
+
+function markers(v, n) {
+  const out = [];
+  if (!v.hand) return out;
+  if (v.button === n) out.push(["D", "button", "dealer button"]);
+  if (v.small_blind === n) out.push(["SB", "sb", "small blind"]);
+  if (v.big_blind === n) out.push(["BB", "bb", "big blind"]);
+  return out;
+}
+
+export function seatState(v, s) {
+  if (s.all_in) return "All-in";
+  if (s.folded) return "Folded";
+  if (s.mucked) return "Mucked";
+  if (s.waiting) return "Waiting for the button";
+  if (s.penalty) return `Penalty: ${s.penalty} hand${s.penalty === 1 ? "" : "s"}`;
+  if (v.phase !== "idle" && v.hand && !s.in_hand) return "Not in the hand";
+  return "";
+}
+
+/** The words a screen reader says for a seat. */
+export function seatLabel(v, s, clockText = "") {
+  const parts = [`Seat ${s.seat}${s.name ? `, ${s.name}` : ""}`, `stack ${fmt(s.stack)}`];
+  if (s.bet) parts.push(`bet ${fmt(s.bet)}`);
+  for (const [, , words] of markers(v, s.seat)) parts.push(words);
+  const state = seatState(v, s);
+  if (state) parts.push(state.toLowerCase());
+  if (s.cards?.length) parts.push(`cards ${cardsLabel(s.cards)}`);
+  if (v.to_act === s.seat) parts.push("to act");
+  if (clockText) parts.push(clockText);
+  return parts.join(", ");
+}
+
+export function clockLeft(clock, now = Date.now()) {
+  if (!clock) return "";
+  const toDeadline = Math.ceil((clock.deadline - now) / 1000);
+  if (toDeadline > 0) return `Clock: ${toDeadline} s`;
+  const toExpiry = Math.ceil((clock.expires - now) / 1000);
+  return toExpiry > 0 ? `Clock: countdown ${toExpiry}` : "Clock: time";
+}
+
+/**
+ * The oval table: 10 seat places (empty ones faint), bets in front of the seats, and in the
+ * middle the pot and the board. `cards(s)` says which cards of a seat to draw.
+ */
+export function renderTable(container, model, { cards = (s) => s.cards, empties = true, size = "" } = {}) {
+  const v = model.view;
+  const bySeat = new Map(v.seats.map((s) => [s.seat, s]));
+  const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
+  for (let n = 1; n <= 10; n += 1) {
+    const s = bySeat.get(n);
+    const at = seatPosition(n);
+    const style = { left: `${at.x}%`, top: `${at.y}%` };
+    if (!s) {
+      if (empties) nodes.push(h("div", { class: "seat empty", style, role: "group", "aria-label": `Seat ${n}, empty`, dataset: { seat: n } }, h("span", { class: "seat-no" }, `Seat ${n}`)));
+      continue;
+    }
+    const clock = v.clock && v.clock.seat === n ? clockLeft(v.clock) : "";
+    const classes = ["seat"];
+    if (v.to_act === n) classes.push("to-act");
+    if (s.folded || s.mucked || (v.hand && v.phase !== "idle" && !s.in_hand)) classes.push("out");
+    if (s.all_in) classes.push("all-in");
+    const shown = cards(s) || [];
+    const state = seatState(v, s);
+    nodes.push(
+      h(
+        "div",
+        { class: classes.join(" "), style, role: "group", "aria-label": seatLabel(v, s, clock), dataset: { seat: n } },
+        h(
+          "div",
+          { class: "seat-head" },
+          h("span", { class: "seat-no" }, `${n}`),
+          h("span", { class: "name" }, s.name || `Seat ${n}`),
+          h("span", { class: "markers" }, markers(v, n).map(([text, cls]) => h("span", { class: `marker ${cls}` }, text))),
+        ),
+        h("div", { class: "stack" }, fmt(s.stack)),
+        state ? h("div", { class: "state" }, state) : null,
+        shown.length ? h("div", { class: "hole" }, cardList(shown, "small")) : null,
+        v.to_act === n ? h("div", { class: "act-flag" }, clock || "To act") : null,
+      ),
+    );
+    if (s.bet) {
+      const b = seatPosition(n, { x: 27, y: 22 });
+      nodes.push(h("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, dataset: { seat: n }, "aria-hidden": "true" }, fmt(s.bet)));
+    }
+  }
+  const board = v.board.length
+    ? cardList(v.board, size)
+    : [h("span", { class: "no-board" }, v.hand ? "" : "")];
+  nodes.push(
+    h(
+      "div",
+      { class: "centre" },
+      h("div", { class: "street", id: "street" }, v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "No hand yet"),
+      h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, fmt(model.potWithBets))),
+      v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${fmt(p)}`))) : null,
+      h("div", { class: "board", id: "board", role: "group", "aria-label": v.board.length ? `Board: ${cardsLabel(v.board)}` : "Board: no cards" }, board),
+    ),
+  );
+  container.replaceChildren(...nodes);
+}
+
+// --- the ruling log ---------------------------------------------------------------------
+
+export function logEntry(entry, prefix = "") {
+  return h(
+    "li",
+    { class: `entry ${entry.kind}`, dataset: { seq: entry.seq, type: entry.type } },
+    entry.kind === "floor" ? h("span", { class: "icon", "aria-hidden": "true" }, "⚠ ") : null,
+    prefix ? h("span", { class: "where" }, prefix) : null,
+    h("span", { class: "text" }, entry.text),
+    entry.rules.length ? h("span", { class: "rules", "aria-label": `Rule${entry.rules.length > 1 ? "s" : ""} ${entry.rules.join(", ")}` }, entry.rules.map((r) => h("span", { class: "rule" }, r))) : null,
+  );
+}
+
+/** The log, newest first; only new entries are added so screen readers announce just those. */
+export function renderLog(list, entries, limit = 80) {
+  const shown = entries.slice(0, limit);
+  const sig = shown.map((e) => e.seq).join(",");
+  if (list.dataset.sig === sig) return;
+  // Existing entries stay where they are (a screen reader announces only the new ones).
+  const have = new Map([...list.children].map((li) => [li.dataset.seq, li]));
+  const want = shown.map((e) => have.get(String(e.seq)) || logEntry(e));
+  const keep = new Set(want);
+  for (const li of [...list.children]) if (!keep.has(li)) li.remove();
+  let ref = list.firstChild;
+  for (const node of want) {
+    if (node === ref) ref = ref.nextSibling;
+    else list.insertBefore(node, ref);
+  }
+  list.dataset.sig = sig;
+}
+
+/** Re-run `fn` every `ms` while the page is open (clock countdowns). */
+export function every(ms, fn) {
+  fn();
+  return setInterval(fn, ms);
+}
