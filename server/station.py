@@ -134,7 +134,7 @@ class Station:
             queued_at, data = await self.outbox.get()
             if delay:
                 await asyncio.sleep(max(0.0, queued_at + delay - time.monotonic()))
-            await self.ws.send(data.decode())
+            await self.ws.send(data, text=True)
 
     def offer(self, key: tuple[str, str], frame: Frame) -> None:
         """A live frame from the fan-out."""
