@@ -276,7 +276,6 @@ class PenaltyGiven(_Event, tag="penalty", frozen=True):
     kind: str
     hands_left: int = 0
     removed: int = 0
-    ends: bool = False
     reason: str = ""
     rules: list[str] = []
     text: str = ""

@@ -97,7 +97,6 @@ class Fanout:
         self.nonce = uuid.uuid4().hex
         self.probe_seen = 0.0
         self.subscribed = False
-        self.reconnects = 0
 
     @property
     def healthy(self) -> bool:
@@ -129,7 +128,6 @@ class Fanout:
                 log.warning("event subscription lost: %s", failure.exceptions[0])
             finally:
                 self.subscribed = False
-                self.reconnects += 1
                 metrics.RECONNECTS.inc()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -16,6 +16,10 @@ FANOUT_LAG = Histogram(
     "From a commit to its delivery to this instance's stations",
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
 )
+CONFLICTS = Counter(
+    "tablewire_commit_conflicts_total",
+    "Commits that lost a race to another instance and were retried",
+)
 GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
 RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
 SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")

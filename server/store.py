@@ -118,9 +118,6 @@ class Store:
     async def create_tournament(self, tournament: str, name: str) -> None:
         await self.redis.hset(f"{tag(tournament)}:meta", mapping={"name": name})
 
-    async def tournament_exists(self, tournament: str) -> bool:
-        return bool(await self.redis.exists(f"{tag(tournament)}:meta"))
-
     async def tables(self, tournament: str) -> list[str]:
         members = cast(set[bytes], await self.redis.smembers(tables_key(tournament)))
         return sorted(t.decode() for t in members)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import msgspec
 
 from protocol import Command, ErrorEvent, TableConfig
+from server import metrics
 from server.engine import TableState, apply, new_table
 from server.store import Published, Store
 
@@ -53,7 +54,6 @@ class Tables:
         self.store = store
         self.cache: dict[tuple[str, str], Cached] = {}
         self.locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self.conflicts = 0
 
     async def create(self, tournament: str, table: str, config: TableConfig) -> bool:
         state = new_table(config)
@@ -133,6 +133,6 @@ class Tables:
                     return Applied(result.seq)
                 if result.outcome == "duplicate":
                     return Applied(result.seq, duplicate=True)
-                self.conflicts += 1
+                metrics.CONFLICTS.inc()
                 self.cache.pop(key, None)
             raise Busy(f"table {table} kept changing; retry with the same command id")
