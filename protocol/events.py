@@ -101,9 +101,12 @@ class RulingMade(_Event, tag="ruling", frozen=True):
 
 
 class ExposeAll(_Event, tag="expose_all", frozen=True):
-    """All hands face up: an all-in left no further betting possible (rule 17)."""
+    """All hands face up: an all-in left no further betting possible (rule 17).
+
+    ``cards`` are the exposed hands where the dealer entered them: public from now on."""
 
     seats: list[int] = []
+    cards: dict[int, list[str]] = {}
     rules: list[str] = msgspec.field(default_factory=lambda: ["17"])
     text: str = ""
 

@@ -34,13 +34,17 @@ class Subscribe(_Message, tag="subscribe", frozen=True):
     """Follow a table (``table``) or a whole tournament (no ``table``).
 
     ``since`` is the last sequence number the station saw of that table (0: none); for a
-    tournament, ``since`` maps table ids to their last sequence numbers.
+    tournament, ``tables_since`` maps table ids to their last sequence numbers. A tournament
+    subscriber is also sent a snapshot of every table created later.
     """
 
     tournament: str
     table: str | None = None
     since: int = 0
     tables_since: dict[str, int] = {}
+    snapshot: bool = False
+    """Start from a snapshot of each table (its seats, stacks and prompt), then live events;
+    ``since: -1`` asks the same for one table."""
 
 
 class Unsubscribe(_Message, tag="unsubscribe", frozen=True):

@@ -155,6 +155,11 @@ class Fanout:
                 self.probe_seen = time.monotonic()
             return
         key = (pub.tournament, pub.table)
+        if not pub.events:
+            # A new table: tournament watchers get its snapshot.
+            for station in self.by_tournament.get(pub.tournament, set()):
+                station.new_table(key)
+            return
         events = [bytes(e) for e in pub.events]
         last = self.last_seq.get(key)
         if last is not None:

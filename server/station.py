@@ -136,6 +136,11 @@ class Station:
                 await asyncio.sleep(max(0.0, queued_at + delay - time.monotonic()))
             await self.ws.send(data, text=True)
 
+    def new_table(self, key: tuple[str, str]) -> None:
+        """A table was created in a watched tournament: send its snapshot."""
+        if key not in self.last_sent and not self.closing:
+            asyncio.get_running_loop().create_task(self._catch_up(key, -1))
+
     def offer(self, key: tuple[str, str], frame: Frame) -> None:
         """A live frame from the fan-out."""
         if key in self.catching_up:
@@ -302,15 +307,15 @@ class Station:
             self.send(refusal("forbidden", why))
             return
         store = self.app.store
+        first = -1 if message.snapshot else 0
         if message.table is not None:
-            tables = {message.table: message.since}
+            tables = {message.table: -1 if message.snapshot else message.since}
             if await store.load(message.tournament, message.table) is None:
                 self.send(refusal("unknown_table", f"there is no table {message.table}"))
                 return
         else:
-            tables = {
-                t: message.tables_since.get(t, 0) for t in await store.tables(message.tournament)
-            }
+            names = await store.tables(message.tournament)
+            tables = {t: message.tables_since.get(t, first) for t in names}
         self.app.fanout.watch(self, message.tournament, message.table)
         for table, since in tables.items():
             await self._catch_up((message.tournament, table), since)
@@ -318,7 +323,7 @@ class Station:
     async def _catch_up(self, key: tuple[str, str], since: int) -> None:
         self.catching_up[key] = []
         self.app.fanout.watch(self, key[0], key[1])
-        found = await self.app.store.events_since(key[0], key[1], since)
+        found = await self.app.store.events_since(key[0], key[1], since) if since >= 0 else None
         if found is None:
             cached = await self.app.tables.state(*key)
             if cached is not None:

@@ -21,6 +21,7 @@ publish — all or nothing.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from typing import cast
 
@@ -50,6 +51,7 @@ CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'seq', 0, 'snap', ARGV[1], 'config', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('PUBLISH', KEYS[3], ARGV[4])
 return 1
 """
 
@@ -112,8 +114,9 @@ class Store:
         self._create = redis.register_script(CREATE)
 
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
-        keys = [state_key(tournament, table), tables_key(tournament)]
-        return bool(await self._create(keys=keys, args=[snap, config, table]))
+        keys = [state_key(tournament, table), tables_key(tournament), channel(tournament)]
+        created = msgspec.json.encode(Published(tournament, table, 0, time.time(), []))
+        return bool(await self._create(keys=keys, args=[snap, config, table, created]))
 
     async def create_tournament(self, tournament: str, name: str) -> None:
         await self.redis.hset(f"{tag(tournament)}:meta", mapping={"name": name})

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from server.engine import TableState
+from server.engine.flow import prompt_for
 from server.engine.pots import layered
 
 _json = msgspec.json.Encoder()
@@ -42,6 +43,11 @@ def public_events(raw_events: list[bytes]) -> list[Any]:
     return out
 
 
+def _prompt(state: TableState) -> dict[str, Any] | None:
+    seat = state.seat(state.to_act) if state.phase == "betting" and state.to_act else None
+    return msgspec.to_builtins(prompt_for(state, seat)) if seat is not None else None
+
+
 def table_view(state: TableState, public: bool) -> dict[str, Any]:
     """The table as a station shows it; for the public, unexposed hole cards are left out."""
     in_front = {s.number: s.bet for s in state.seats if s.bet}
@@ -60,6 +66,8 @@ def table_view(state: TableState, public: bool) -> dict[str, Any]:
                 "folded": s.folded,
                 "waiting": s.waiting,
                 "cards": [] if hidden else list(s.cards),
+                "shown": s.shown,
+                "mucked": s.mucked,
                 "penalty": state.penalties.get(s.number, 0),
             }
         )
@@ -71,6 +79,8 @@ def table_view(state: TableState, public: bool) -> dict[str, Any]:
         "blinds": list(state.level.blinds),
         "ante": state.level.ante,
         "bba": state.level.bba,
+        "chips": list(state.chips),
+        "next_level": msgspec.to_builtins(state.next_level) if state.next_level else None,
         "button": state.button,
         "small_blind": state.small_blind,
         "big_blind": state.big_blind,
@@ -81,7 +91,12 @@ def table_view(state: TableState, public: bool) -> dict[str, Any]:
         "pot_total": state.pot_total() - sum(in_front.values()),
         "seats": seats,
         "waiting_on": state.waiting_on(),
-        "floor": [msgspec.to_builtins(c) for c in [*state.floor, *state.notices]],
+        "prompt": _prompt(state),
+        "floor": [
+            {**msgspec.to_builtins(c), "blocking": blocking}
+            for calls, blocking in ((state.floor, True), (state.notices, False))
+            for c in calls
+        ],
         "substantial_action": state.sa,
         "clock": msgspec.to_builtins(state.clock) if state.clock else None,
         "exposed": state.exposed,

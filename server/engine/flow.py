@@ -100,6 +100,7 @@ def end_round(t: TableState, emit: Emit) -> None:
         emit(
             ExposeAll(
                 seats=[s.number for s in t.live()],
+                cards={s.number: list(s.cards) for s in t.live() if s.cards},
                 text="All-in and no further betting possible: all hands face up (17)",
             )
         )

@@ -3,8 +3,7 @@
 // Each table is a TableModel holding the last event number it applied. Signing in (again)
 // subscribes with `since` = that number, so the server sends only what was missed; events
 // already seen are ignored. A station that knows nothing of a table yet asks for a snapshot
-// (`since: -1`) and then for the recent history, which fills the log and tells the current
-// prompt. Models are kept in sessionStorage, so a reload resumes where the page was.
+// (`snapshot: true`) and then for the recent history, which fills the ruling log. Models are kept in sessionStorage, so a reload resumes where the page was.
 
 import { Connection } from "./connection.js";
 import { TableModel } from "./table.js";
@@ -102,12 +101,16 @@ export class Feed {
     if (this.table != null) {
       const model = this.model(this.table);
       if (model.seq == null || model.awaiting) this.askSnapshot(model);
+      else if (model.promptFrom) this.askHistory(model);
       else send({ type: "subscribe", tournament: this.tournament, table: this.table, since: model.seq });
     } else {
       const since = {};
       for (const m of this.models.values()) if (m.seq != null && !m.awaiting) since[m.table] = m.seq;
       send({ type: "subscribe", tournament: this.tournament, tables_since: since });
-      for (const m of this.models.values()) if (m.seq == null || m.awaiting) this.askSnapshot(m);
+      for (const m of this.models.values()) {
+        if (m.seq == null || m.awaiting) this.askSnapshot(m);
+        else if (m.promptFrom) this.askHistory(m);
+      }
     }
     // Commands sent but not acknowledged before the connection dropped: the same id again
     // returns the first result if the server had applied it.
@@ -117,12 +120,14 @@ export class Feed {
   askSnapshot(model) {
     model.awaiting = true;
     model.historyAsked = false;
-    this.connection.send({ type: "subscribe", tournament: this.tournament, table: model.table, since: -1 });
+    this.connection.send({ type: "subscribe", tournament: this.tournament, table: model.table, snapshot: true });
   }
 
+  /** The recent events up to the snapshot (and any since): the log and what the snapshot
+   * does not carry. Asked again after a reconnection until they arrived. */
   askHistory(model) {
     model.historyAsked = true;
-    const since = Math.max(0, model.seq - HISTORY);
+    const since = Math.max(0, (model.promptFrom || model.seq) - HISTORY);
     this.connection.send({ type: "subscribe", tournament: this.tournament, table: model.table, since });
   }
 
@@ -153,7 +158,10 @@ export class Feed {
     model.awaiting = false;
     // A history request answered by a snapshot means the log no longer reaches back: stop.
     if (!askedHistory && message.seq > 0) this.askHistory(model);
-    else model.historyAsked = false;
+    else {
+      model.historyAsked = false;
+      model.promptFrom = 0;
+    }
     this.changed(model);
   }
 

@@ -107,8 +107,8 @@ export class TableModel {
     this.log = []; // newest first: {seq, type, text, rules, kind, seat}
     this.base = null; // the view before the hand started: a misdeal or void hand goes back to it
     this.needsSnapshot = false; // an event the station cannot apply itself (a correction)
-    this.promptFrom = 0; // after a snapshot: find the current prompt in the history up to here
-    this.candidate = null;
+    this.promptFrom = 0; // after a snapshot: recover the prompt etc. from the history up to here
+    this.recall = null;
     this.lastRuling = null;
     this.updated = 0;
   }
@@ -125,6 +125,7 @@ export class TableModel {
       log: this.log.slice(0, 100),
       base: this.base,
       lastRuling: this.lastRuling,
+      promptFrom: this.promptFrom,
     };
   }
 
@@ -137,6 +138,7 @@ export class TableModel {
       log: data.log || [],
       base: data.base,
       lastRuling: data.lastRuling || null,
+      promptFrom: data.promptFrom || 0,
     });
     return model;
   }
@@ -155,7 +157,7 @@ export class TableModel {
     }
     view.clock = clockFrom(state.clock);
     view.awards = {};
-    view.next_level = previous.next_level ?? null;
+    view.next_level = null;
     view.chips = state.chips ?? previous.chips ?? null;
     this.view = view;
     this.seq = seq;
@@ -164,30 +166,69 @@ export class TableModel {
     this.prompt = null;
     // The snapshot has no prompt: the history up to `seq` tells the last one.
     this.promptFrom = seq;
-    this.candidate = null;
+    this.recall = null;
     this.updated += 1;
   }
 
   // --- events ----------------------------------------------------------------------------
 
-  /** An event numbered at or before `seq` (the history): only logged, and its prompt noted. */
+  /**
+   * An event numbered at or before `seq` (the history): logged, and after a snapshot used to
+   * recover what the snapshot does not carry — the current prompt, who showed or mucked,
+   * the pots already awarded, the level announced for the next hand, floor call texts.
+   */
   remember(event, seq) {
     this.note(event, seq);
-    if (seq > this.promptFrom || this.promptFrom === 0) return;
-    if (event.type === "prompt") this.candidate = event;
-    else if (["hand_start", "hand_end", "misdeal", "round_end"].includes(event.type)) this.candidate = null;
-    if (seq === this.promptFrom) {
-      const v = this.view;
-      if (!this.prompt && this.candidate && v.phase === "betting" && v.to_act === this.candidate.seat) {
-        this.prompt = this.candidate;
-      }
-      for (const call of v.floor) {
-        const known = this.log.find((e) => e.type === "floor_call" && e.call === call.call);
-        if (known) Object.assign(call, { text: known.text, blocking: known.blocking });
-      }
-      this.promptFrom = 0;
-      this.candidate = null;
+    if (!this.promptFrom || seq > this.promptFrom) return;
+    const r = (this.recall ||= { prompt: null, shown: [], mucked: [], awards: {}, level: null, hand: null });
+    switch (event.type) {
+      case "prompt":
+        r.prompt = event;
+        break;
+      case "hand_start":
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand });
+        if (!event.redeal) r.level = null;
+        break;
+      case "hand_end":
+      case "misdeal":
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {} });
+        break;
+      case "round_end":
+        r.prompt = null;
+        break;
+      case "shown":
+        (event.mucked ? r.mucked : r.shown).push(event.seat);
+        break;
+      case "award":
+        r.awards[event.pot] = [...event.winners];
+        break;
+      case "level":
+        r.level = { blinds: [...event.blinds], ante: event.ante || 0, bba: Boolean(event.bba) };
+        break;
+      default:
+        break;
     }
+    if (seq === this.promptFrom) this.recalled(r);
+  }
+
+  recalled(r) {
+    const v = this.view;
+    if (!this.prompt && r.prompt && v.phase === "betting" && v.to_act === r.prompt.seat) this.prompt = r.prompt;
+    if (v.phase !== "idle" && (r.hand == null || r.hand === v.hand)) {
+      for (const s of v.seats) {
+        if (r.shown.includes(s.seat)) s.shown = true;
+        if (r.mucked.includes(s.seat)) s.mucked = s.dealt = true;
+        settle(s);
+      }
+      v.awards = { ...r.awards, ...v.awards };
+    }
+    if (!v.next_level && r.level) v.next_level = r.level;
+    for (const call of v.floor) {
+      const known = this.log.find((e) => e.type === "floor_call" && e.call === call.call);
+      if (known) Object.assign(call, { text: known.text, blocking: known.blocking });
+    }
+    this.promptFrom = 0;
+    this.recall = null;
     this.updated += 1;
   }
 
@@ -209,7 +250,7 @@ export class TableModel {
     while (i < this.log.length && this.log[i].seq > seq) i += 1;
     this.log.splice(i, 0, entry);
     if (this.log.length > LOG_KEEP) this.log.length = LOG_KEEP;
-    if (["action", "ruling", "floor_call", "irregularity", "misdeal", "penalty", "correction", "clock", "out_of_turn", "round_end", "hand_end", "expose_all", "award", "answer"].includes(event.type)) {
+    if (["action", "ruling", "floor_call", "irregularity", "misdeal", "penalty", "correction", "clock", "out_of_turn", "round_end", "hand_end", "expose_all", "showdown", "shown", "award", "answer"].includes(event.type)) {
       if (!this.lastRuling || this.lastRuling.seq < seq) this.lastRuling = entry;
     }
   }
@@ -284,6 +325,11 @@ export class TableModel {
       }
       case "expose_all":
         v.exposed = true;
+        // Should the server send the exposed hands with the event, they are public now.
+        for (const [seat, cards] of Object.entries(e.cards || {})) {
+          const s = v.seats.find((x) => x.seat === Number(seat));
+          if (s && cards?.length) s.cards = [...cards];
+        }
         break;
       case "substantial_action":
         v.substantial_action = true;
@@ -459,6 +505,12 @@ export class TableModel {
   }
 
   // --- what the stations show ------------------------------------------------------------
+
+  /** The last event number the view is complete for (null while a snapshot or the history
+   * after it is on its way): stations expose it as `data-seq` for tests and tools. */
+  get syncedSeq() {
+    return this.seq != null && !this.awaiting && !this.promptFrom ? this.seq : null;
+  }
 
   /** Chips in the middle and in front of the seats. */
   get potWithBets() {

@@ -38,7 +38,12 @@ export function renderInto(container, signature, build) {
   const key = active && container.contains(active) ? active.dataset.key : null;
   container.replaceChildren(...[build()].flat().filter(Boolean));
   container.dataset.sig = signature;
-  if (key) container.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+  if (key) {
+    // The same control again, else the first one of the new content: focus stays in place.
+    const same = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const first = container.querySelector("button:not(:disabled), input, select");
+    (same || first)?.focus();
+  }
   return true;
 }
 
@@ -53,7 +58,7 @@ export function showStatus(el, status, detail) {
   }[status];
   el.textContent = text;
   el.dataset.status = status;
-  el.title = status === "offline" && detail ? `Connection lost: ${detail}` : "";
+  el.dataset.detail = detail || "";
   document.body.dataset.connection = status;
 }
 
@@ -86,7 +91,7 @@ export function cardList(cards, size = "") {
 
 /** Where seat `n` (1-10) sits around the oval, in percent of the table area. Seat 1 is on
  * the dealer's left; the dealer's place is at the bottom centre. */
-export function seatPosition(n, stretch = { x: 44, y: 41 }) {
+export function seatPosition(n, stretch = { x: 39, y: 40 }) {
   const angle = ((90 + (360 / 11) * n) * Math.PI) / 180;
   return { x: 50 + stretch.x * Math.cos(angle), y: 50 + stretch.y * Math.sin(angle) };
 }
@@ -135,19 +140,20 @@ export function clockLeft(clock, now = Date.now()) {
  * The oval table: 10 seat places (empty ones faint), bets in front of the seats, and in the
  * middle the pot and the board. `cards(s)` says which cards of a seat to draw.
  */
-export function renderTable(container, model, { cards = (s) => s.cards, empties = true, size = "" } = {}) {
+export function renderTable(container, model, { cards = (s) => s.cards, empties = true, size = "", stretch } = {}) {
   const v = model.view;
   const bySeat = new Map(v.seats.map((s) => [s.seat, s]));
   const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
   for (let n = 1; n <= 10; n += 1) {
     const s = bySeat.get(n);
-    const at = seatPosition(n);
+    const at = seatPosition(n, stretch);
     const style = { left: `${at.x}%`, top: `${at.y}%` };
     if (!s) {
       if (empties) nodes.push(h("div", { class: "seat empty", style, role: "group", "aria-label": `Seat ${n}, empty`, dataset: { seat: n } }, h("span", { class: "seat-no" }, `Seat ${n}`)));
       continue;
     }
-    const clock = v.clock && v.clock.seat === n ? clockLeft(v.clock) : "";
+    const clocked = v.clock && v.clock.seat === n;
+    const clock = clocked ? clockLeft(v.clock) : "";
     const classes = ["seat"];
     if (v.to_act === n) classes.push("to-act");
     if (s.folded || s.mucked || (v.hand && v.phase !== "idle" && !s.in_hand)) classes.push("out");
@@ -157,14 +163,14 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
     nodes.push(
       h(
         "div",
-        { class: classes.join(" "), style, role: "group", "aria-label": seatLabel(v, s, clock), dataset: { seat: n } },
+        { class: classes.join(" "), style, role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : ""), dataset: { seat: n } },
         h(
           "div",
           { class: "seat-head" },
           h("span", { class: "seat-no" }, `${n}`),
           h("span", { class: "name" }, s.name || `Seat ${n}`),
-          h("span", { class: "markers" }, markers(v, n).map(([text, cls]) => h("span", { class: `marker ${cls}` }, text))),
         ),
+        markers(v, n).length ? h("span", { class: "markers" }, markers(v, n).map(([text, cls]) => h("span", { class: `marker ${cls}` }, text))) : null,
         h("div", { class: "stack" }, fmt(s.stack)),
         state ? h("div", { class: "state" }, state) : null,
         shown.length ? h("div", { class: "hole" }, cardList(shown, "small")) : null,
@@ -172,7 +178,7 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
       ),
     );
     if (s.bet) {
-      const b = seatPosition(n, { x: 27, y: 22 });
+      const b = seatPosition(n, { x: (stretch?.x ?? 39) * 0.6, y: (stretch?.y ?? 40) * 0.55 });
       nodes.push(h("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, dataset: { seat: n }, "aria-hidden": "true" }, fmt(s.bet)));
     }
   }
