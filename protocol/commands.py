@@ -5,9 +5,12 @@ The same types drive the websocket API, the replay tool and the tests.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from protocol.config import Level
+from protocol.types import Cards, Chips, Millis, Quantity, SeatNo, Text
 
 Declaration = Literal["fold", "check", "call", "bet", "raise", "all_in", "complete", "pot"]
 First = Literal["verbal", "chips", "together"]
@@ -33,8 +36,8 @@ class StartHand(_Command, tag="start_hand", frozen=True):
     says it belongs: the hand is played as dealt and the error flagged (36-A).
     """
 
-    cards: dict[int, list[str]] = {}
-    button: int | None = None
+    cards: dict[SeatNo, Cards] = {}
+    button: SeatNo | None = None
 
 
 class Act(_Command, tag="act", frozen=True):
@@ -45,13 +48,13 @@ class Act(_Command, tag="act", frozen=True):
     what happened to chips already in front of the seat from earlier on the street (rule 48).
     """
 
-    seat: int
+    seat: SeatNo
     declare: Declaration | None = None
-    amount: int | None = None
-    chips: list[int] = []
+    amount: Chips | None = None
+    chips: Annotated[list[Chips], msgspec.Meta(max_length=200)] = []
     first: First = "together"
     prior: Prior = "left"
-    at: int | None = None
+    at: Millis | None = None
     """When the action happened (ms): with the clock running, one at the deadline counts (31)."""
     as_played: bool = False
     """Record the total exactly as it went in, uncorrected: an error found later is ruled by
@@ -74,57 +77,60 @@ class Deal(_Command, tag="deal", frozen=True):
     """
 
     street: Street
-    cards: list[str] = []
+    cards: Cards = []
     burned: bool = True
 
 
 class Show(_Command, tag="show", frozen=True):
     """A seat tables its hand."""
 
-    seat: int
-    cards: list[str] = []
+    seat: SeatNo
+    cards: Cards = []
 
 
 class Muck(_Command, tag="muck", frozen=True):
     """A seat mucks (or the dealer kills) its hand at showdown."""
 
-    seat: int
+    seat: SeatNo
 
 
 class Award(_Command, tag="award", frozen=True):
     """The dealer awards a pot (0 is the main pot, then side pots in order) to its winners."""
 
-    winners: list[int]
-    pot: int = 0
+    winners: Annotated[list[SeatNo], msgspec.Meta(min_length=1, max_length=10)]
+    pot: Quantity = 0
 
 
 class AddPlayer(_Command, tag="add_player", frozen=True):
     """Seat a new player between hands (rules 9, 11: not dealt in between SB and button)."""
 
-    seat: int
-    stack: int
-    name: str = ""
+    seat: SeatNo
+    stack: Chips
+    name: Text = ""
 
 
 class RemovePlayer(_Command, tag="remove_player", frozen=True):
     """Take a player off the table between hands (moved, disqualified, left)."""
 
-    seat: int
+    seat: SeatNo
 
 
 class SetLevel(_Command, tag="level", frozen=True):
     """A new level is announced; it applies from the next hand (rule 25)."""
 
-    blinds: tuple[int, int]
-    ante: int = 0
+    blinds: tuple[Chips, Chips]
+    ante: Chips = 0
     bba: bool = False
+
+    def __post_init__(self) -> None:
+        Level(self.blinds, self.ante, self.bba)
 
 
 class Ruling(_Command, tag="ruling", frozen=True):
     """The floor answers a floor call with one of the options it offered."""
 
-    call: int
-    option: str
+    call: Quantity
+    option: Text
 
 
 class Misdeal(_Command, tag="misdeal", frozen=True):
@@ -133,14 +139,14 @@ class Misdeal(_Command, tag="misdeal", frozen=True):
     The re-deal re-creates the hand (37-C); ``cards`` are the re-dealt hole cards, if entered.
     """
 
-    reason: str = ""
-    cards: dict[int, list[str]] = {}
+    reason: Text = ""
+    cards: dict[SeatNo, Cards] = {}
 
 
 class FouledDeck(_Command, tag="fouled_deck", frozen=True):
     """A fouled deck (37-E): play stops and every bet goes back, whenever it is found."""
 
-    reason: str = ""
+    reason: Text = ""
 
 
 IrregularityKind = Literal[
@@ -167,21 +173,21 @@ class Irregularity(_Command, tag="irregularity", frozen=True):
     """
 
     kind: IrregularityKind
-    seat: int | None = None
-    cards: list[str] = []
+    seat: SeatNo | None = None
+    cards: Cards = []
 
 
 class Clock(_Command, tag="clock", frozen=True):
     """The floor puts the clock on the seat to act at time ``at`` (ms): 25 s, then 5 (31)."""
 
-    at: int
-    seat: int | None = None
+    at: Millis
+    seat: SeatNo | None = None
 
 
 class Time(_Command, tag="time", frozen=True):
     """The time now (ms), sent by the station's timer: an expired clock is ruled on (31)."""
 
-    at: int
+    at: Millis
 
 
 PenaltyKind = Literal["warning", "hands", "rounds", "chips", "disqualify"]
@@ -190,19 +196,19 @@ PenaltyKind = Literal["warning", "hands", "rounds", "chips", "disqualify"]
 class Penalty(_Command, tag="penalty", frozen=True):
     """A penalty (74, RP-26): ``count`` hands or rounds, or ``chips`` taken out of play."""
 
-    seat: int
+    seat: SeatNo
     kind: PenaltyKind
-    count: int = 0
-    chips: int = 0
-    reason: str = ""
+    count: Quantity = 0
+    chips: Chips = 0
+    reason: Text = ""
 
 
 class Correction(_Command, tag="correction", frozen=True):
     """The floor voids the last ``count`` actions of the hand; the state is re-derived."""
 
-    reason: str
-    count: int = 1
-    by: str = "floor"
+    reason: Text
+    count: Quantity = 1
+    by: Text = "floor"
 
 
 Question = Literal["call_amount", "can_raise_if_call"]
@@ -211,18 +217,18 @@ Question = Literal["call_amount", "can_raise_if_call"]
 class Ask(_Command, tag="ask", frozen=True):
     """A player facing action asks for information (RP-24); ``about`` names the other seat."""
 
-    seat: int
+    seat: SeatNo
     question: Question
-    about: int | None = None
+    about: SeatNo | None = None
 
 
 class Count(_Command, tag="count", frozen=True):
     """A player facing an all-in asks for its count (62); ``told`` is what the dealer said,
     when it differs from the true amount (accepted action, 51)."""
 
-    seat: int
-    of: int
-    told: int | None = None
+    seat: SeatNo
+    of: SeatNo
+    told: Chips | None = None
 
 
 Command = (

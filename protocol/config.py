@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from protocol.types import Chips, Quantity, SeatNo, Text
 
 Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8"]
 
@@ -15,8 +17,8 @@ DEFAULT_CHIPS: tuple[int, ...] = (25, 100, 500, 1000, 5000, 25000, 100000)
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The blinds and ante of one level (rule 25: a level applies from the next hand)."""
 
-    blinds: tuple[int, int]
-    ante: int = 0
+    blinds: tuple[Chips, Chips]
+    ante: Chips = 0
     bba: bool = False
 
     def __post_init__(self) -> None:
@@ -37,15 +39,15 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """
 
     game: Game
-    blinds: tuple[int, int]
-    seats: dict[int, int]
-    button: int
-    ante: int = 0
+    blinds: tuple[Chips, Chips]
+    seats: dict[SeatNo, Chips]
+    button: SeatNo
+    ante: Chips = 0
     bba: bool = False
-    chips: tuple[int, ...] = DEFAULT_CHIPS
-    cap: int = 4
+    chips: Annotated[tuple[Chips, ...], msgspec.Meta(max_length=20)] = DEFAULT_CHIPS
+    cap: Quantity = 4
     heads_up_event: bool = False
-    names: dict[int, str] = {}
+    names: dict[SeatNo, Text] = {}
 
     def __post_init__(self) -> None:
         Level(self.blinds, self.ante, self.bba)

@@ -13,6 +13,7 @@ import msgspec
 
 from protocol.commands import Command
 from protocol.config import TableConfig
+from protocol.types import Id, Nonce, Seq, Text
 
 
 class _Message(
@@ -38,48 +39,48 @@ class Subscribe(_Message, tag="subscribe", frozen=True):
     subscriber is also sent a snapshot of every table created later.
     """
 
-    tournament: str
-    table: str | None = None
-    since: int = 0
-    tables_since: dict[str, int] = {}
+    tournament: Id
+    table: Id | None = None
+    since: Seq = 0
+    tables_since: dict[Id, Seq] = {}
     snapshot: bool = False
     """Start from a snapshot of each table (its seats, stacks and prompt), then live events;
     ``since: -1`` asks the same for one table."""
 
 
 class Unsubscribe(_Message, tag="unsubscribe", frozen=True):
-    tournament: str
-    table: str | None = None
+    tournament: Id
+    table: Id | None = None
 
 
 class Send(_Message, tag="command", frozen=True):
     """A command for a table. ``id`` is the station's command id: sending the same id again
     returns the original result instead of applying the command twice."""
 
-    id: str
-    tournament: str
-    table: str
+    id: Id
+    tournament: Id
+    table: Id
     command: Command
-    after: int | None = None
+    after: Seq | None = None
     """Apply only if the table's last event is still number ``after``: a station that acted on
     an older view of the table is told its command is stale instead of having it misread."""
 
 
 class CreateTournament(_Message, tag="create_tournament", frozen=True):
-    id: str
-    tournament: str
-    name: str = ""
+    id: Id
+    tournament: Id
+    name: Text = ""
 
 
 class CreateTable(_Message, tag="create_table", frozen=True):
-    id: str
-    tournament: str
-    table: str
+    id: Id
+    tournament: Id
+    table: Id
     config: TableConfig
 
 
 class Ping(_Message, tag="ping", frozen=True):
-    nonce: int = 0
+    nonce: Nonce = 0
 
 
 ClientMessage = Hello | Subscribe | Unsubscribe | Send | CreateTournament | CreateTable | Ping
@@ -141,7 +142,7 @@ class Resync(_Message, tag="resync", frozen=True):
 
 
 class Pong(_Message, tag="pong", frozen=True):
-    nonce: int = 0
+    nonce: Nonce = 0
 
 
 ServerMessage = Welcome | Events | Snapshot | Ack | Error | Resync | Pong

@@ -62,7 +62,7 @@ FLOOD_LIMIT = 2_000
 HELLO_TIMEOUT = 10.0
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
-_path = re.compile(r" - at `(\$[^`]*)`")
+_path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
 
 
 def refusal(code: str, message: str, **extra: Any) -> bytes:
@@ -184,7 +184,7 @@ class Station:
             return False
         try:
             hello = client_decoder.decode(raw)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:
             await self.ws.send(
                 refusal("bad_message", f"the first frame must be a hello: {exc}").decode()
             )
@@ -237,12 +237,27 @@ class Station:
                 message = client_decoder.decode(raw)
             except msgspec.ValidationError as exc:
                 found = _path.search(str(exc))
-                self.send(refusal("bad_message", str(exc), field=found.group(1) if found else None))
+                self.send(refusal("bad_message", str(exc), field=found.group(1) if found else "$"))
                 continue
-            except msgspec.DecodeError as exc:
+            except (msgspec.DecodeError, RecursionError) as exc:
                 self.send(refusal("bad_json", f"not JSON: {exc}"))
                 continue
-            await self._dispatch(message)
+            try:
+                await self._dispatch(message)
+            except (ConnectionClosed, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A bug must not cost the station its connection: answer, log, go on.
+                log.exception(
+                    "frame failed", extra={"role": self.claims.role if self.claims else None}
+                )
+                self.send(
+                    refusal(
+                        "internal",
+                        "the server could not handle this frame",
+                        id=getattr(message, "id", None),
+                    )
+                )
 
     async def _dispatch(self, message: Any) -> None:
         match message:
