@@ -28,11 +28,12 @@ import signal
 from collections import defaultdict
 
 import msgspec
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 CHANNEL = "relay:"
+POOL = 100
 
 
 class Incoming(msgspec.Struct):
@@ -118,7 +119,13 @@ class Relay:
 
 
 async def main(port: int, redis_url: str) -> None:
-    redis = Redis.from_url(redis_url)
+    # At most POOL PUBLISHes at a time; a dealer frame waits for a free connection (redis-py's
+    # default pool raises "Too many connections" past 100 instead).
+    redis = Redis(
+        connection_pool=BlockingConnectionPool.from_url(
+            redis_url, max_connections=POOL, timeout=None
+        )
+    )
     relay = Relay(redis)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -18,7 +18,7 @@ from typing import Any
 
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -31,6 +31,7 @@ from server.tables import Tables
 
 log = logging.getLogger("tablewire.server")
 MAX_FRAME = 64 * 1024
+REDIS_CONNECTIONS = 96
 
 
 @dataclass
@@ -138,7 +139,10 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         embedded = EmbeddedRedis(settings.data_dir / "redis", fsync=settings.fsync)
         embedded.start()
         url = embedded.url
-    redis = Redis.from_url(url, health_check_interval=5, socket_keepalive=True)
+    # A bounded pool that waits for a free connection rather than failing under a burst; the
+    # event subscription has a connection of its own (redis-py's pubsub takes one from it).
+    pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=10)
+    redis = Redis(connection_pool=pool, socket_keepalive=True)
     app = App(settings, redis)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -156,6 +160,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         ping_timeout=settings.heartbeat,
         max_queue=64,
         close_timeout=2,
+        compression=None,
     ) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
         settings.port = port

@@ -160,18 +160,27 @@ class Fanout:
             for station in self.by_tournament.get(pub.tournament, set()):
                 station.new_table(key)
             return
-        events = [bytes(e) for e in pub.events]
+        await self.accept(
+            Frame(pub.tournament, pub.table, pub.seq, [bytes(e) for e in pub.events], pub.at)
+        )
+
+    async def accept(self, frame: Frame) -> None:
+        """Deliver a frame in sequence order: drop what was delivered, fill a gap first.
+
+        Frames come from the subscription, and straight from this instance's own commits (so
+        its stations do not wait for the round trip through Redis); each is delivered once.
+        """
+        key = (frame.tournament, frame.table)
         last = self.last_seq.get(key)
         if last is not None:
-            if pub.seq + len(events) - 1 <= last:
+            if frame.last <= last:
                 return
-            if pub.seq > last + 1:
+            if frame.seq > last + 1:
                 metrics.GAPS.inc()
                 await self.fill(key, last)
-                last = self.last_seq.get(key, last)
-                if pub.seq + len(events) - 1 <= last:
+                if frame.last <= self.last_seq.get(key, last):
                     return
-        self.deliver(Frame(pub.tournament, pub.table, pub.seq, events, pub.at))
+        self.deliver(frame)
 
     async def fill(self, key: tuple[str, str], since: int) -> None:
         found = await self.store.events_since(key[0], key[1], since)
@@ -193,6 +202,8 @@ class Fanout:
 
     def deliver(self, frame: Frame) -> None:
         key = (frame.tournament, frame.table)
+        if frame.last <= self.last_seq.get(key, 0):
+            return
         self.last_seq[key] = frame.last
         metrics.FANOUT_LAG.observe(max(0.0, time.time() - frame.at))
         for station in self._stations(key):

@@ -308,12 +308,16 @@ class Station:
         extra = {"tournament": message.tournament, "table": message.table, "command_id": message.id}
         if isinstance(result, Applied):
             metrics.COMMANDS.labels("duplicate" if result.duplicate else "applied").inc()
-            log.info("command applied", extra={**extra, "seq": result.seq})
+            log.debug("command applied", extra={**extra, "seq": result.seq})
+            if result.events:
+                first = result.seq - len(result.events) + 1
+                frame = Frame(message.tournament, message.table, first, result.events, time.time())
+                await self.app.fanout.accept(frame)
             ack = Ack(message.id, message.tournament, message.table, result.seq, result.duplicate)
             self.send(encoder.encode(ack))
         else:
             metrics.COMMANDS.labels(result.code).inc()
-            log.info("command refused", extra={**extra, "code": result.code})
+            log.debug("command refused", extra={**extra, "code": result.code})
             self.send(refusal(result.code, result.message, id=message.id, rule=result.rule or None))
 
     async def _subscribe(self, message: Subscribe) -> None:

@@ -36,6 +36,8 @@ class Cached:
 class Applied:
     seq: int
     duplicate: bool = False
+    events: list[bytes] | None = None
+    """The committed events (JSON), for this instance's own stations at once."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class Tables:
                 )
                 if result.outcome == "ok":
                     self.cache[key] = Cached(result.seq, state)
-                    return Applied(result.seq)
+                    return Applied(result.seq, events=blobs)
                 if result.outcome == "duplicate":
                     return Applied(result.seq, duplicate=True)
                 metrics.CONFLICTS.inc()
