@@ -196,10 +196,19 @@ class TableBot:
         if command is None:
             return
         await anyio.sleep(self.pace * (0.5 + self.rng.random()))
-        try:
-            await self.client.command(self.tournament, self.table, command, after=self.seq)
-        except (CommandRefused, TimeoutError, ConnectionError):
-            return
+        command_id = self.client.next_id()
+        for _ in range(20):
+            try:
+                await self.client.command(
+                    self.tournament, self.table, command, command_id, after=self.seq
+                )
+                return
+            except CommandRefused as refused:
+                if refused.error.code not in ("disconnected", "busy", "internal"):
+                    return
+            except (TimeoutError, ConnectionError):
+                pass
+            await anyio.sleep(0.25)
 
 
 class FloorBot:

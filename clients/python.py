@@ -185,12 +185,21 @@ class Client:
                 raise ConnectionClosed(None, None)
             except (OSError, ConnectionClosed, ConnectionError, TimeoutError, msgspec.DecodeError):
                 self.ws = None
+                self._fail_waiting()
                 if not self.reconnect:
                     await self._inbox_send.aclose()
                     return
                 self.reconnects += 1
                 await anyio.sleep(delay)
                 delay = min(delay * 2, 2.0)
+
+    def _fail_waiting(self) -> None:
+        """Requests in flight get their answer now: the connection is gone (retry, same id)."""
+        for done, box in list(self._waiting.values()):
+            box.append(
+                Error(code="disconnected", message="the connection dropped; retry with the same id")
+            )
+            done.set()
 
     async def messages(self) -> AsyncIterator[ServerMessage]:
         async for message in self._inbox:

@@ -19,6 +19,10 @@ from typing import Any
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -141,7 +145,15 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         url = embedded.url
     # A bounded pool that waits for a free connection rather than failing under a burst; the
     # event subscription has a connection of its own (redis-py's pubsub takes one from it).
-    pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=10)
+    # Commands are idempotent by id, so a command on a connection that went stale (a Redis
+    # restart) is simply tried again.
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=10,
+        retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 3),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+    )
     redis = Redis(connection_pool=pool, socket_keepalive=True)
     app = App(settings, redis)
     stop = asyncio.Event()

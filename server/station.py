@@ -97,6 +97,7 @@ class Station:
         self.last_sent: dict[tuple[str, str], int] = {}
         self.catching_up: dict[tuple[str, str], list[Frame]] = {}
         self.closing = False
+        self.closed_for_resync = asyncio.Event()
         self.tokens = BURST
         self.refill = time.monotonic()
         self.floods = 0
@@ -124,9 +125,12 @@ class Station:
         asyncio.get_running_loop().create_task(self._close_for_resync(reason))
 
     async def _close_for_resync(self, reason: str) -> None:
-        with contextlib.suppress(TimeoutError, ConnectionClosed):
-            await asyncio.wait_for(self.ws.send(encoder.encode(Resync(reason))), 1.0)
-        await self.ws.close(1013, "resync")
+        try:
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
+                await asyncio.wait_for(self.ws.send(encoder.encode(Resync(reason))), 1.0)
+            await self.ws.close(1013, "resync")
+        finally:
+            self.closed_for_resync.set()
 
     async def writer(self) -> None:
         delay = self.claims.delay if self.claims else 0.0
@@ -221,8 +225,15 @@ class Station:
 
     async def _read(self) -> None:
         async for raw in self.ws:
-            if self.closing or self.app.draining:
-                break
+            if self.closing:
+                # Told to resync: let that close (1013) finish rather than closing here.
+                await self.closed_for_resync.wait()
+                return
+            if self.app.draining:
+                # Shutting down: the server closes every socket with 1001 once commands in
+                # flight are done; nothing new is taken meanwhile.
+                self.send(refusal("draining", "the server is shutting down; reconnect shortly"))
+                continue
             if not self._allowed_rate():
                 self.floods += 1
                 self.send(refusal("rate_limited", "too many frames: slow down"))
@@ -325,6 +336,14 @@ class Station:
         if why:
             self.send(refusal("forbidden", why))
             return
+        try:
+            await self._follow(message)
+        except Exception:
+            # Redis is down or failed half-way: the station reconnects and subscribes again.
+            log.warning("subscription failed", exc_info=True)
+            self.resync("the subscription could not be served; subscribe again")
+
+    async def _follow(self, message: Subscribe) -> None:
         store = self.app.store
         first = -1 if message.snapshot else 0
         if message.table is not None:
@@ -335,12 +354,18 @@ class Station:
         else:
             names = await store.tables(message.tournament)
             tables = {t: message.tables_since.get(t, first) for t in names}
+        # Every table buffers its live frames from now on, before the first catch-up awaits,
+        # so none is delivered ahead of the events that come before it.
+        keys = [(message.tournament, table) for table in tables]
+        for key in keys:
+            self.catching_up.setdefault(key, [])
+            self.app.fanout.watch(self, *key)
         self.app.fanout.watch(self, message.tournament, message.table)
-        for table, since in tables.items():
-            await self._catch_up((message.tournament, table), since)
+        for key, since in zip(keys, tables.values(), strict=True):
+            await self._catch_up(key, since)
 
     async def _catch_up(self, key: tuple[str, str], since: int) -> None:
-        self.catching_up[key] = []
+        self.catching_up.setdefault(key, [])
         self.app.fanout.watch(self, key[0], key[1])
         found = await self.app.store.events_since(key[0], key[1], since) if since >= 0 else None
         if found is None:

@@ -171,14 +171,16 @@ class Store:
         self, tournament: str, table: str, since: int
     ) -> list[tuple[int, bytes]] | None:
         """Events after number ``since``; None when the log no longer reaches back that far."""
-        entries = cast(
-            list[tuple[bytes, dict[bytes, bytes]]],
-            await self.redis.xrange(log_key(tournament, table), min=f"{since + 1}-0", max="+"),
-        )
+        # The log and the last number are read in one transaction: a commit landing between two
+        # separate reads would look like a trimmed log.
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xrange(log_key(tournament, table), min=f"{since + 1}-0", max="+")
+            pipe.hget(state_key(tournament, table), "seq")
+            raw_entries, last = await pipe.execute()
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]], raw_entries)
         found = [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in entries]
         if found and found[0][0] == since + 1:
             return found
-        stored = await self.load(tournament, table)
-        if stored is None or stored.seq <= since:
+        if last is None or int(last) <= since:
             return []
         return None

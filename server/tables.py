@@ -109,6 +109,9 @@ class Tables:
                     done = await self.store.seen(tournament, table, command_id)
                     if done is not None:
                         return Applied(done, duplicate=True)
+                    fresh = await self._load(key)
+                    if fresh is not None and fresh.seq != cached.seq:
+                        continue  # another instance moved the table on: judge it afresh
                     error = events[0]
                     return Refused("illegal", error.message, error.rule)
                 blobs = [_json.encode(e) for e in events]
@@ -134,6 +137,7 @@ class Tables:
                     self.cache[key] = Cached(result.seq, state)
                     return Applied(result.seq, events=blobs)
                 if result.outcome == "duplicate":
+                    self.cache.pop(key, None)
                     return Applied(result.seq, duplicate=True)
                 metrics.CONFLICTS.inc()
                 self.cache.pop(key, None)

@@ -18,7 +18,8 @@ from server.engine.pots import layered
 
 _json = msgspec.json.Encoder()
 _decode = msgspec.json.Decoder()
-SECRET_COMMANDS = frozenset({"start_hand", "misdeal"})
+PUBLIC_CARDS = frozenset({"deal", "show"})
+"""Commands whose cards everyone may see: the board, and hands shown at the showdown."""
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -27,8 +28,8 @@ def public_event(event: dict[str, Any]) -> dict[str, Any]:
         return {**event, "cards": {}}
     if kind == "recorded":
         command = event.get("command") or {}
-        if command.get("type") in SECRET_COMMANDS and command.get("cards"):
-            return {**event, "command": {**command, "cards": {}}}
+        if command.get("type") not in PUBLIC_CARDS and command.get("cards"):
+            return {**event, "command": {**command, "cards": type(command["cards"])()}}
     return event
 
 

@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-import pytest
 from redis.asyncio import Redis
 from websockets.exceptions import ConnectionClosed
 
 from clients.python import Client, CommandRefused
 from protocol import Act, Command, Deal, Show, StartHand, TableConfig
 from protocol.codec import decode_event
-from protocol.wire import Events, Snapshot
+from protocol.wire import Error, Events, Snapshot
 from server.engine import TableState, rebuild
 
 RANKS = "23456789TJQKA"
@@ -140,6 +139,8 @@ class Received:
 
     events: dict[str, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     snapshots: list[Snapshot] = field(default_factory=list)
+    bridged: dict[tuple[str, int], int] = field(default_factory=dict)
+    """(table, snapshot seq) -> the last event the station had when the snapshot came."""
     others: list[Any] = field(default_factory=list)
     arrived: dict[tuple[str, int], float] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -152,6 +153,7 @@ class Received:
                 rows.append((message.seq + i, as_dict(event)))
                 self.arrived[(message.table, message.seq + i)] = now
         elif isinstance(message, Snapshot):
+            self.bridged[(message.table, message.seq)] = self.last(message.table)
             self.snapshots.append(message)
         else:
             self.others.append(message)
@@ -182,16 +184,24 @@ class Received:
 class Station:
     """A client plus a task that keeps everything the client hands out."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, heal: bool = False) -> None:
         self.client = client
         self.received = Received()
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.heal = heal
+        self.healed = 0
         self.task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
         async for message in self.client.messages():
             self.received.add(message)
             self.queue.put_nowait(message)
+            failed = isinstance(message, Error) and message.code == "internal" and not message.id
+            if self.heal and failed and self.client.ws is not None:
+                # SUBSCRIBE_FAILURE_BUG: a frame without an id failed (a subscription):
+                # reconnect, so that the client subscribes again from what it has.
+                self.healed += 1
+                await self.client.ws.close()
 
     async def stop(self) -> None:
         self.task.cancel()
@@ -210,6 +220,7 @@ class Sent:
     duplicate: bool = False
     attempts: int = 0
     acked_at: float = 0.0
+    moved: bool = False
 
 
 class BotError(AssertionError):
@@ -227,6 +238,8 @@ class Bot:
         config: TableConfig,
         seed: int,
         ack_timeout: float = 3.0,
+        repair: Any = None,
+        failover: Any = None,
     ) -> None:
         self.station = station
         self.client = station.client
@@ -238,6 +251,11 @@ class Bot:
         self.ack_timeout = ack_timeout
         self.stopping = False
         self.retries = 0
+        self.repair = repair
+        self.snapshots = 0
+        self.failover = failover
+        self.failovers = 0
+        self.dealer_token = ""
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -265,34 +283,57 @@ class Bot:
         self.stopping = True
 
     async def send(self, sent: Sent, deadline: float) -> Any:
-        """Send until acknowledged, always under the same command id."""
+        """Send until acknowledged, always under the same command id.
+
+        An attempt is abandoned when the client's connection drops (the client answers the
+        requests pending on it ``disconnected``) or after ``ack_timeout``; the next attempt
+        waits until the client has signed in again."""
         while True:
             if time.monotonic() > deadline:
                 raise BotError(f"table {self.table}: command {sent.id} never acknowledged")
-            welcome = self.client.welcome
+            ws = self.client.ws
             sent.attempts += 1
-            try:
-                return await self.client.command(
+            attempt = asyncio.get_running_loop().create_task(
+                self.client.command(
                     self.tournament, self.table, sent.command, sent.id, timeout=self.ack_timeout
                 )
+            )
+            while not attempt.done() and self.client.ws is ws and ws is not None:
+                await asyncio.wait({attempt}, timeout=0.02)
+            if not attempt.done():
+                attempt.cancel()
+            try:
+                return await attempt
             except CommandRefused as refused:
-                if refused.error.code != "busy":
+                if refused.error.code == "illegal" and self.failover and not sent.moved:
+                    # STALE_CACHE_BUG: the instance judged the command on an old copy of the
+                    # table; the failover checks that against the log and moves the bot.
+                    self.failovers += 1
+                    sent.moved = True
+                    await self.failover(self, refused)
+                    continue
+                if refused.error.code in ("busy", "internal", "disconnected"):
+                    # Retry the same id (a failure may hide a commit whose answer was lost).
+                    await asyncio.sleep(0.05)
+                else:
                     raise BotError(
                         f"table {self.table}: {sent.command} refused at {self.seen}: "
                         f"{refused.error}"
                     ) from None
-            except (ConnectionClosed, OSError, TimeoutError, AssertionError):
+            except (ConnectionClosed, OSError, TimeoutError, ConnectionError):
                 pass
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise
             self.retries += 1
-            await self._connected(welcome, deadline)
+            await self._connected(deadline)
 
-    async def _connected(self, welcome: Any, deadline: float) -> None:
-        """Wait for the client to be signed in on a live connection again."""
+    async def _connected(self, deadline: float) -> None:
+        """Wait until the client has a live connection again (it reconnects by itself and
+        sends its hello before anything else)."""
         while time.monotonic() < deadline:
             ws = self.client.ws
-            if ws is not None and ws.state.name == "OPEN" and (
-                self.client.welcome is not welcome or ws.close_code is None
-            ):
+            if ws is not None and ws.state.name == "OPEN":
                 return
             await asyncio.sleep(0.02)
 
@@ -314,8 +355,70 @@ class Bot:
                         raise BotError(f"table {self.table}: event {number} after {self.seen}")
                     self.policy.feed(as_dict(event))
                     self.seen = number
-            elif isinstance(message, Snapshot):
-                raise BotError(f"table {self.table}: a dealer was sent a snapshot")
+            elif isinstance(message, Snapshot) and message.table == self.table:
+                if self.repair is None or message.seq <= self.seen:
+                    raise BotError(f"table {self.table}: a snapshot at {message.seq}")
+                # HEAD_SNAPSHOT_BUG: the events the snapshot stands for, from the log.
+                self.snapshots += 1
+                for number, event in await self.repair(self.table, self.seen, message.seq):
+                    assert number == self.seen + 1
+                    self.policy.feed(event)
+                    self.seen = number
+
+
+HEAD_SNAPSHOT_BUG = False
+"""Known server bug (test_service.py::test_a_station_resuming_at_the_head_of_a_busy_table_
+gets_events_not_a_snapshot): a station resuming at the last event of a table that is being
+written at that moment may get a ``snapshot`` instead of the events. The chaos tests tolerate
+exactly that (a run of events replaced by a snapshot at its end) while it is True."""
+
+
+STALE_CACHE_BUG = False
+"""Known server bug (test_service.py::test_a_dealer_moving_between_instances_is_judged_on_the_
+current_table): an instance judges a command on its cached copy of the table without checking
+that the copy is current; a command that is illegal only in the old copy is refused. After a
+Redis crash this happens when a retried command is answered ``duplicate`` by the commit script
+(its first reply was lost): the cache is not refreshed. While True, a bot refused that way (and
+only when the log proves it is up to date) moves to another instance."""
+
+
+def instance_failover(redis: Redis, stations: Stations, tournament: str, urls: list[str]) -> Any:
+    """For bots: after a refusal the log contradicts, continue on another instance."""
+
+    async def failover(bot: Bot, refused: CommandRefused) -> None:
+        seq = int(await redis.hget(state_key(tournament, bot.table), "seq"))
+        if seq != bot.seen:
+            raise BotError(f"table {bot.table} at {seq}, bot at {bot.seen}: {refused.error}")
+        other = next(u for u in urls if u != bot.client.url)
+        old = bot.station
+        old.client.reconnect = False
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(old.client.close(), 3)
+        await old.stop()
+        station = await stations.open(
+            other, bot.dealer_token, [(tournament, bot.table)], since=bot.seen
+        )
+        bot.station, bot.client = station, station.client
+
+    return failover
+
+
+SUBSCRIBE_FAILURE_BUG = False
+"""Known server bug (test_service.py::test_a_station_that_subscribes_while_redis_is_down_
+resumes_once_it_is_back): a subscription that fails (Redis unreachable) is answered with an
+``internal`` error that carries no id, and the connection stays open, so the client never
+subscribes again; a catch-up that fails half-way also leaves the table's live frames buffered
+for good. While True, the chaos tests' stations reconnect on such an error (``heal``)."""
+
+
+def log_repair(redis: Redis, tournament: str) -> Any:
+    """For bots: the events after ``after`` up to ``upto`` of a table, from its log."""
+
+    async def repair(table: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:
+        entries = await redis.xrange(log_key(tournament, table), f"{after + 1}-0", f"{upto}-0")
+        return [(int(i.split(b"-")[0]), json.loads(f[b"e"])) for i, f in entries]
+
+    return repair
 
 
 # --- what Redis holds ---------------------------------------------------------------------------
@@ -390,7 +493,7 @@ def check_log(log: TableLog, sent: list[Sent], table: str) -> dict[str, int]:
         if isinstance(expected, StartHand):
             assert first["type"] == "hand_start", (table, cid, first)
             assert {int(k): v for k, v in first["cards"].items()} == expected.cards
-        else:
+        elif isinstance(expected, Act | Deal | Show):
             assert first["type"] == "recorded", (table, cid, first)
             assert first["command"] == msgspec.to_builtins(expected), (table, cid, first)
     return {"events": log.seq, "commands": len(log.commands)}
@@ -406,18 +509,34 @@ def public(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_received(
-    received: Received, log: TableLog, table: str, display: bool, who: str
+    received: Received,
+    log: TableLog,
+    table: str,
+    display: bool,
+    who: str,
+    head_snapshots: bool = False,
 ) -> int:
-    """A station was handed every event of the table exactly once, in order, as logged."""
+    """A station was handed every event of the table exactly once, in order, as logged.
+
+    With ``head_snapshots`` (a known server bug, see ``HEAD_SNAPSHOT_BUG``) a run of events
+    may be missing if, and only if, a snapshot taken at its last event came in its place."""
     got = received.events.get(table, [])
     seqs = [s for s, _ in got]
-    assert seqs == list(range(1, log.seq + 1)), (
+    expected_seqs = list(range(1, log.seq + 1))
+    if head_snapshots:
+        skipped = set()
+        for (t, at), before in received.bridged.items():
+            if t == table:
+                skipped.update(range(before + 1, at + 1))
+        expected_seqs = [n for n in expected_seqs if n not in skipped]
+    assert seqs == expected_seqs, (
         f"{who}: table {table}: handed {len(seqs)} events, not 1..{log.seq}; "
         f"first {seqs[:5]}, holes/duplicates at "
-        f"{[b for a, b in zip(seqs, seqs[1:], strict=False) if b != a + 1][:5]}"
+        f"{[b for a, b in itertools.pairwise(seqs) if b != a + 1][:5]}"
     )
-    for (seq, event), (_, raw) in zip(got, log.events, strict=True):
-        expected = json.loads(raw)
+    events = dict(log.events)
+    for seq, event in got:
+        expected = json.loads(events[seq])
         if display:
             expected = public(expected)
             assert not (event["type"] == "hand_start" and event["cards"]), (who, seq, event)
@@ -425,12 +544,14 @@ def check_received(
     return len(seqs)
 
 
-# --- a fixture: stations with any token, closed at the end of the test -------------------------
+# --- stations with any token, closed at the end of the test ------------------------------------
 
 
 class Stations:
-    def __init__(self) -> None:
+    def __init__(self, heal: bool = False) -> None:
         self.made: list[tuple[Station, asyncio.Task[None]]] = []
+        self.heal = heal
+        """Work around SUBSCRIBE_FAILURE_BUG in every station opened (see Station)."""
 
     async def open(
         self,
@@ -441,7 +562,7 @@ class Stations:
     ) -> Station:
         client = Client(url, token)
         await client.connect()
-        station = Station(client)
+        station = Station(client, heal=self.heal)
         self.made.append((station, asyncio.get_running_loop().create_task(client.run())))
         for tournament, table in subscribe or []:
             await client.subscribe(tournament, table, since)
@@ -456,20 +577,6 @@ class Stations:
             await station.stop()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-@pytest.fixture
-async def stations() -> AsyncIterator[Stations]:
-    made = Stations()
-    yield made
-    await made.close()
-
-
-@pytest.fixture
-async def aredis(redis_server: Any) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_server.url)
-    yield client
-    await client.aclose()
 
 
 async def http_get(port: int, path: str, timeout: float = 5.0) -> tuple[int, str]:
@@ -530,9 +637,13 @@ async def dealer_bot(
     table: str,
     config: TableConfig,
     seed: int,
+    repair: Any = None,
+    failover: Any = None,
 ) -> Bot:
     station = await stations.open(url, dealer_token, [(tournament, table)])
-    return Bot(station, tournament, table, config, seed)
+    bot = Bot(station, tournament, table, config, seed, repair=repair, failover=failover)
+    bot.dealer_token = dealer_token
+    return bot
 
 
 async def play(bot: Bot, count: int, timeout: float = 60.0) -> None:
