@@ -36,7 +36,7 @@ from server.tables import Tables
 
 log = logging.getLogger("tablewire.server")
 MAX_FRAME = 64 * 1024
-REDIS_CONNECTIONS = 96
+REDIS_CONNECTIONS = 256
 
 
 @dataclass
