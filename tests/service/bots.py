@@ -25,8 +25,9 @@ from websockets.exceptions import ConnectionClosed
 from clients.python import Client, CommandRefused
 from protocol import Act, Command, Deal, Show, StartHand, TableConfig
 from protocol.codec import decode_event
-from protocol.wire import Error, Events, Snapshot
+from protocol.wire import Events, Snapshot
 from server.engine import TableState, rebuild
+from server.store import commands_key, log_key, state_key
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -45,21 +46,6 @@ def as_dict(event: Any) -> dict[str, Any]:
     if isinstance(event, dict):
         return event
     return json.loads(bytes(event))
-
-
-# --- keys (the layout documented in server/store.py) -------------------------------------
-
-
-def state_key(tournament: str, table: str) -> str:
-    return f"tw:{{{tournament}}}:table:{table}:state"
-
-
-def log_key(tournament: str, table: str) -> str:
-    return f"tw:{{{tournament}}}:table:{table}:log"
-
-
-def commands_key(tournament: str, table: str) -> str:
-    return f"tw:{{{tournament}}}:table:{table}:commands"
 
 
 # --- the bot's brain: pure, fed the table's events in order --------------------------------
@@ -139,8 +125,6 @@ class Received:
 
     events: dict[str, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     snapshots: list[Snapshot] = field(default_factory=list)
-    bridged: dict[tuple[str, int], int] = field(default_factory=dict)
-    """(table, snapshot seq) -> the last event the station had when the snapshot came."""
     others: list[Any] = field(default_factory=list)
     arrived: dict[tuple[str, int], float] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -153,7 +137,6 @@ class Received:
                 rows.append((message.seq + i, as_dict(event)))
                 self.arrived[(message.table, message.seq + i)] = now
         elif isinstance(message, Snapshot):
-            self.bridged[(message.table, message.seq)] = self.last(message.table)
             self.snapshots.append(message)
         else:
             self.others.append(message)
@@ -184,24 +167,16 @@ class Received:
 class Station:
     """A client plus a task that keeps everything the client hands out."""
 
-    def __init__(self, client: Client, heal: bool = False) -> None:
+    def __init__(self, client: Client) -> None:
         self.client = client
         self.received = Received()
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.heal = heal
-        self.healed = 0
         self.task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
         async for message in self.client.messages():
             self.received.add(message)
             self.queue.put_nowait(message)
-            failed = isinstance(message, Error) and message.code == "internal" and not message.id
-            if self.heal and failed and self.client.ws is not None:
-                # SUBSCRIBE_FAILURE_BUG: a frame without an id failed (a subscription):
-                # reconnect, so that the client subscribes again from what it has.
-                self.healed += 1
-                await self.client.ws.close()
 
     async def stop(self) -> None:
         self.task.cancel()
@@ -220,7 +195,6 @@ class Sent:
     duplicate: bool = False
     attempts: int = 0
     acked_at: float = 0.0
-    moved: bool = False
 
 
 class BotError(AssertionError):
@@ -238,8 +212,6 @@ class Bot:
         config: TableConfig,
         seed: int,
         ack_timeout: float = 3.0,
-        repair: Any = None,
-        failover: Any = None,
     ) -> None:
         self.station = station
         self.client = station.client
@@ -251,11 +223,6 @@ class Bot:
         self.ack_timeout = ack_timeout
         self.stopping = False
         self.retries = 0
-        self.repair = repair
-        self.snapshots = 0
-        self.failover = failover
-        self.failovers = 0
-        self.dealer_token = ""
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -305,13 +272,6 @@ class Bot:
             try:
                 return await attempt
             except CommandRefused as refused:
-                if refused.error.code == "illegal" and self.failover and not sent.moved:
-                    # STALE_CACHE_BUG: the instance judged the command on an old copy of the
-                    # table; the failover checks that against the log and moves the bot.
-                    self.failovers += 1
-                    sent.moved = True
-                    await self.failover(self, refused)
-                    continue
                 if refused.error.code in ("busy", "internal", "disconnected"):
                     # Retry the same id (a failure may hide a commit whose answer was lost).
                     await asyncio.sleep(0.05)
@@ -355,70 +315,8 @@ class Bot:
                         raise BotError(f"table {self.table}: event {number} after {self.seen}")
                     self.policy.feed(as_dict(event))
                     self.seen = number
-            elif isinstance(message, Snapshot) and message.table == self.table:
-                if self.repair is None or message.seq <= self.seen:
-                    raise BotError(f"table {self.table}: a snapshot at {message.seq}")
-                # HEAD_SNAPSHOT_BUG: the events the snapshot stands for, from the log.
-                self.snapshots += 1
-                for number, event in await self.repair(self.table, self.seen, message.seq):
-                    assert number == self.seen + 1
-                    self.policy.feed(event)
-                    self.seen = number
-
-
-HEAD_SNAPSHOT_BUG = False
-"""Known server bug (test_service.py::test_a_station_resuming_at_the_head_of_a_busy_table_
-gets_events_not_a_snapshot): a station resuming at the last event of a table that is being
-written at that moment may get a ``snapshot`` instead of the events. The chaos tests tolerate
-exactly that (a run of events replaced by a snapshot at its end) while it is True."""
-
-
-STALE_CACHE_BUG = False
-"""Known server bug (test_service.py::test_a_dealer_moving_between_instances_is_judged_on_the_
-current_table): an instance judges a command on its cached copy of the table without checking
-that the copy is current; a command that is illegal only in the old copy is refused. After a
-Redis crash this happens when a retried command is answered ``duplicate`` by the commit script
-(its first reply was lost): the cache is not refreshed. While True, a bot refused that way (and
-only when the log proves it is up to date) moves to another instance."""
-
-
-def instance_failover(redis: Redis, stations: Stations, tournament: str, urls: list[str]) -> Any:
-    """For bots: after a refusal the log contradicts, continue on another instance."""
-
-    async def failover(bot: Bot, refused: CommandRefused) -> None:
-        seq = int(await redis.hget(state_key(tournament, bot.table), "seq"))
-        if seq != bot.seen:
-            raise BotError(f"table {bot.table} at {seq}, bot at {bot.seen}: {refused.error}")
-        other = next(u for u in urls if u != bot.client.url)
-        old = bot.station
-        old.client.reconnect = False
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(old.client.close(), 3)
-        await old.stop()
-        station = await stations.open(
-            other, bot.dealer_token, [(tournament, bot.table)], since=bot.seen
-        )
-        bot.station, bot.client = station, station.client
-
-    return failover
-
-
-SUBSCRIBE_FAILURE_BUG = False
-"""Known server bug (test_service.py::test_a_station_that_subscribes_while_redis_is_down_
-resumes_once_it_is_back): a subscription that fails (Redis unreachable) is answered with an
-``internal`` error that carries no id, and the connection stays open, so the client never
-subscribes again; a catch-up that fails half-way also leaves the table's live frames buffered
-for good. While True, the chaos tests' stations reconnect on such an error (``heal``)."""
-
-
-def log_repair(redis: Redis, tournament: str) -> Any:
-    """For bots: the events after ``after`` up to ``upto`` of a table, from its log."""
-
-    async def repair(table: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:
-        entries = await redis.xrange(log_key(tournament, table), f"{after + 1}-0", f"{upto}-0")
-        return [(int(i.split(b"-")[0]), json.loads(f[b"e"])) for i, f in entries]
-
-    return repair
+            elif isinstance(message, Snapshot):
+                raise BotError(f"table {self.table}: a dealer was sent a snapshot")
 
 
 # --- what Redis holds ---------------------------------------------------------------------------
@@ -503,8 +401,15 @@ def public(event: dict[str, Any]) -> dict[str, Any]:
     """What a display may see of an event (written here, not taken from the server)."""
     if event["type"] == "hand_start":
         return {**event, "cards": {}}
-    if event["type"] == "recorded" and event["command"].get("type") in ("start_hand", "misdeal"):
-        return {**event, "command": {**event["command"], "cards": {}}}
+    command = event.get("command") or {}
+    if (
+        event["type"] == "recorded"
+        and command.get("cards")
+        and command["type"] not in ("deal", "show")
+    ):
+        # Only the board and hands shown at the showdown are public.
+        empty: Any = {} if isinstance(command["cards"], dict) else []
+        return {**event, "command": {**command, "cards": empty}}
     return event
 
 
@@ -514,22 +419,11 @@ def check_received(
     table: str,
     display: bool,
     who: str,
-    head_snapshots: bool = False,
 ) -> int:
-    """A station was handed every event of the table exactly once, in order, as logged.
-
-    With ``head_snapshots`` (a known server bug, see ``HEAD_SNAPSHOT_BUG``) a run of events
-    may be missing if, and only if, a snapshot taken at its last event came in its place."""
+    """A station was handed every event of the table exactly once, in order, as logged."""
     got = received.events.get(table, [])
     seqs = [s for s, _ in got]
-    expected_seqs = list(range(1, log.seq + 1))
-    if head_snapshots:
-        skipped = set()
-        for (t, at), before in received.bridged.items():
-            if t == table:
-                skipped.update(range(before + 1, at + 1))
-        expected_seqs = [n for n in expected_seqs if n not in skipped]
-    assert seqs == expected_seqs, (
+    assert seqs == list(range(1, log.seq + 1)), (
         f"{who}: table {table}: handed {len(seqs)} events, not 1..{log.seq}; "
         f"first {seqs[:5]}, holes/duplicates at "
         f"{[b for a, b in itertools.pairwise(seqs) if b != a + 1][:5]}"
@@ -548,10 +442,8 @@ def check_received(
 
 
 class Stations:
-    def __init__(self, heal: bool = False) -> None:
+    def __init__(self) -> None:
         self.made: list[tuple[Station, asyncio.Task[None]]] = []
-        self.heal = heal
-        """Work around SUBSCRIBE_FAILURE_BUG in every station opened (see Station)."""
 
     async def open(
         self,
@@ -562,7 +454,7 @@ class Stations:
     ) -> Station:
         client = Client(url, token)
         await client.connect()
-        station = Station(client, heal=self.heal)
+        station = Station(client)
         self.made.append((station, asyncio.get_running_loop().create_task(client.run())))
         for tournament, table in subscribe or []:
             await client.subscribe(tournament, table, since)
@@ -637,13 +529,9 @@ async def dealer_bot(
     table: str,
     config: TableConfig,
     seed: int,
-    repair: Any = None,
-    failover: Any = None,
 ) -> Bot:
     station = await stations.open(url, dealer_token, [(tournament, table)])
-    bot = Bot(station, tournament, table, config, seed, repair=repair, failover=failover)
-    bot.dealer_token = dealer_token
-    return bot
+    return Bot(station, tournament, table, config, seed)
 
 
 async def play(bot: Bot, count: int, timeout: float = 60.0) -> None:

@@ -3,6 +3,7 @@ real websocket clients. Nothing is mocked."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -15,10 +16,12 @@ from pathlib import Path
 
 import pytest
 from redis import Redis
+from redis.asyncio import Redis as AsyncRedis
 
 from clients.python import Client
 from server.embedded_redis import EmbeddedRedis, free_port
 from server.tokens import Claims, Role, issue
+from tests.service.bots import Stations
 
 SECRET = "test-secret-not-for-production"
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,6 +137,21 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[Redis]:
 
 
 @pytest.fixture
+async def aredis(redis_server: EmbeddedRedis) -> AsyncIterator[AsyncRedis]:
+    client = AsyncRedis.from_url(redis_server.url)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def stations() -> AsyncIterator[Stations]:
+    """Stations opened with any token; closed at the end of the test."""
+    made = Stations()
+    yield made
+    await made.close()
+
+
+@pytest.fixture
 async def connect() -> AsyncIterator[object]:
     """``await connect(server, role, table=...)``: a signed-in client whose reader runs in the
     background; closed at the end of the test."""
@@ -157,7 +175,5 @@ async def connect() -> AsyncIterator[object]:
     for client, task in clients:
         client.reconnect = False
         task.cancel()
-        try:
+        with contextlib.suppress(Exception):  # the test may have killed the server
             await client.close()
-        except Exception:  # noqa: BLE001 - the test may have killed the server
-            pass

@@ -12,27 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
-from redis.asyncio import Redis
-
-from server.embedded_redis import EmbeddedRedis
 from tests.service.bots import (
-    HEAD_SNAPSHOT_BUG,
-    STALE_CACHE_BUG,
-    SUBSCRIBE_FAILURE_BUG,
     Bot,
     Station,
-    Stations,
     check_log,
     check_received,
     dealer_bot,
     deep_config,
     http_get,
-    instance_failover,
-    log_repair,
     read_table,
     setup_tables,
     wait_status,
@@ -44,31 +33,12 @@ TABLES = [f"t{n:02d}" for n in range(1, 21)]
 CONFIG = deep_config(seats=6)
 
 
-@pytest.fixture
-async def stations() -> AsyncIterator[Stations]:
-    """Stations opened with any token; closed at the end of the test."""
-    made = Stations(heal=SUBSCRIBE_FAILURE_BUG)
-    yield made
-    await made.close()
-
-
-@pytest.fixture
-async def aredis(redis_server: EmbeddedRedis) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_server.url)
-    yield client
-    await client.aclose()
-
-
 PLAY_LIMIT = 2_000  # commands per bot, at most
 PLAY_SECONDS = 75  # and at most this long
 OUTAGE = 2.0  # seconds redis-server stays dead
 KILLS = 2  # kill -9 of the server, twice
 BEFORE_KILL = 1_000  # acknowledged commands (all tables) before each kill
 AFTER = 25  # commands every bot plays after a restart
-
-
-def healed(bots: list[Bot], watchers: dict[str, tuple[Station, list[str], bool]]) -> int:
-    return sum(b.station.healed for b in bots) + sum(w[0].healed for w in watchers.values())
 
 
 def total_acks(bots: list[Bot]) -> int:
@@ -118,7 +88,7 @@ async def verify(
     redis: Any, bots: list[Bot], watchers: dict[str, tuple[Station, list[str], bool]]
 ) -> dict[str, int]:
     """The invariants of every table, and of every station watching it."""
-    numbers = {"events": 0, "commands": 0, "compared": 0, "snapshots": 0}
+    numbers = {"events": 0, "commands": 0, "compared": 0}
     for bot in bots:
         log = await read_table(redis, T, bot.table)
         counted = check_log(log, bot.sent, bot.table)
@@ -132,14 +102,9 @@ async def verify(
                 20,
                 f"{who} to reach event {log.seq} of table {bot.table}",
             )
-            numbers["compared"] += check_received(
-                station.received, log, bot.table, display, who, head_snapshots=HEAD_SNAPSHOT_BUG
-            )
+            numbers["compared"] += check_received(station.received, log, bot.table, display, who)
     for who, (station, _, _) in watchers.items():
-        numbers["snapshots"] += len(station.received.snapshots)
-        if not HEAD_SNAPSHOT_BUG:
-            assert not station.received.snapshots, f"{who} was sent a snapshot"
-    numbers["snapshots"] += sum(b.snapshots for b in bots)
+        assert not station.received.snapshots, f"{who} was sent a snapshot"
     return numbers
 
 
@@ -147,7 +112,6 @@ async def test_kill_9_of_a_server_while_bots_play_loses_and_doubles_nothing(
     start_server, stations, aredis
 ) -> None:  # type: ignore[no-untyped-def]
     a, b = start_server(), start_server()
-    repair = log_repair(aredis, T) if HEAD_SNAPSHOT_BUG else None
     await setup_tables(a.url, token("admin"), T, TABLES, CONFIG)
     watchers: dict[str, tuple[Station, list[str], bool]] = {}
     for i in range(4):  # displays on A, five tables each, one subscription per table
@@ -159,7 +123,7 @@ async def test_kill_9_of_a_server_while_bots_play_loses_and_doubles_nothing(
     floor_b = await stations.open(b.url, token("floor"), [(T, None)])
     watchers["floor on B (tournament)"] = (floor_b, TABLES, False)
     bots = [
-        await dealer_bot(stations, a.url, token("dealer", table=t), T, t, CONFIG, 100 + i, repair)
+        await dealer_bot(stations, a.url, token("dealer", table=t), T, t, CONFIG, 100 + i)
         for i, t in enumerate(TABLES)
     ]
     a_watchers = [w[0] for k, w in watchers.items() if "on A" in k]
@@ -201,7 +165,6 @@ async def test_kill_9_of_a_server_while_bots_play_loses_and_doubles_nothing(
         f"{total_acks(bots)} commands acknowledged in all, {retried} sent more than once, "
         f"{duplicates} answered 'duplicate' (applied before the kill, ack lost); "
         f"{numbers['events']} events in 20 logs; {numbers['compared']} station events checked; "
-        f"{numbers['snapshots']} snapshots in place of events (known bug); "
         f"reconnects {reconnects}"
     )
 
@@ -211,8 +174,6 @@ async def test_kill_9_of_redis_loses_no_acknowledged_command_and_everyone_recove
 ) -> None:  # type: ignore[no-untyped-def]
     a, b = start_server(), start_server()
     servers = {"A": a, "B": b}
-    repair = log_repair(aredis, T) if HEAD_SNAPSHOT_BUG else None
-    failover = instance_failover(aredis, stations, T, [a.url, b.url]) if STALE_CACHE_BUG else None
     await setup_tables(a.url, token("admin"), T, TABLES, CONFIG)
     watchers: dict[str, tuple[Station, list[str], bool]] = {}
     for i, server in enumerate((a, b, a, b)):
@@ -223,15 +184,7 @@ async def test_kill_9_of_redis_loses_no_acknowledged_command_and_everyone_recove
     watchers["floor on B (tournament)"] = (floor, TABLES, False)
     bots = [
         await dealer_bot(
-            stations,
-            (a, b)[i % 2].url,
-            token("dealer", table=t),
-            T,
-            t,
-            CONFIG,
-            200 + i,
-            repair,
-            failover,
+            stations, (a, b)[i % 2].url, token("dealer", table=t), T, t, CONFIG, 200 + i
         )
         for i, t in enumerate(TABLES)
     ]
@@ -282,12 +235,8 @@ async def test_kill_9_of_redis_loses_no_acknowledged_command_and_everyone_recove
         f"every bot acknowledged again {recovery:.2f}s after that; "
         f"{total_acks(bots)} acks in all, {retried} commands sent more than once, "
         f"{duplicates} answered 'duplicate'; {numbers['events']} events; "
-        f"{numbers['compared']} station events checked; {numbers['snapshots']} snapshots in "
-        f"place of events (known bug); the display that signed in during the outage "
-        f"reconnected {late.client.reconnects} times; stations that reconnected after a "
-        f"failed subscription (known bug): {healed(bots, watchers)}; "
-        f"{sum(b.failovers for b in bots)} bots moved to the other "
-        f"instance after a stale-cache refusal (known bug); reconnects: dealers "
+        f"{numbers['compared']} station events checked; the display that signed in during the "
+        f"outage reconnected {late.client.reconnects} times; reconnects: dealers "
         f"{sum(b.client.reconnects for b in bots)}, watchers "
         f"{sum(w[0].client.reconnects for w in watchers.values())}"
     )
