@@ -60,6 +60,7 @@ RATE = 200.0
 BURST = 400.0
 FLOOD_LIMIT = 2_000
 HELLO_TIMEOUT = 10.0
+WRITE_BATCH = 64
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
@@ -133,12 +134,21 @@ class Station:
             self.closed_for_resync.set()
 
     async def writer(self) -> None:
+        """Drain the outbox. Frames waiting together go out in one socket write: a floor
+        monitor gets a frame for every command of the tournament."""
         delay = self.claims.delay if self.claims else 0.0
         while True:
             queued_at, data = await self.outbox.get()
             if delay:
                 await asyncio.sleep(max(0.0, queued_at + delay - time.monotonic()))
-            await self.ws.send(data, text=True)
+                await self.ws.send(data, text=True)
+                continue
+            batch = [data]
+            while len(batch) < WRITE_BATCH and not self.outbox.empty():
+                batch.append(self.outbox.get_nowait()[1])
+            async with self.ws.send_context():
+                for frame in batch:
+                    self.ws.protocol.send_text(frame)
 
     def new_table(self, key: tuple[str, str]) -> None:
         """A table was created in a watched tournament: send its snapshot."""
