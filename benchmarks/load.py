@@ -93,6 +93,7 @@ from protocol.commands import Command  # noqa: E402
 from protocol.wire import CreateTable, CreateTournament, Hello, Ping, Send, Subscribe  # noqa: E402
 from server.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
 from server.engine import TableState, apply, new_table  # noqa: E402
+from server.health import wait_http  # noqa: E402
 from server.tokens import Claims, Role, issue  # noqa: E402
 
 TOURNAMENT = "bench"
@@ -476,22 +477,6 @@ def machine_busy() -> tuple[int, int]:
     parts = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = parts[3] + parts[4]
     return sum(parts) - idle, sum(parts)
-
-
-def wait_http(port: int, path: str, timeout: float = 30.0) -> None:
-    import socket
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-                if b" 200 " in s.recv(200):
-                    return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing answered {path} on port {port}")
 
 
 def wait_port(port: int, timeout: float = 30.0) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from redis.asyncio import Redis as AsyncRedis
 
 from clients.python import Client
 from server.embedded_redis import EmbeddedRedis, free_port
+from server.health import wait_http
 from server.tokens import Claims, Role, issue
 from tests.service.bots import Stations
 
@@ -34,20 +34,6 @@ def redis_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     server.start()
     yield server
     server.stop()
-
-
-def wait_http(port: int, path: str = "/healthz", timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-                if b" 200 " in s.recv(200):
-                    return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"server on port {port} did not answer {path}")
 
 
 @dataclass
