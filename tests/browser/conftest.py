@@ -56,8 +56,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API keeps an event loop running while
+    it is open, which the asyncio tests of other modules must not inherit."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
