@@ -4,7 +4,7 @@
 import { capital, fmt, readCards, streetName, words } from "./format.js";
 import { Feed, pageParams } from "./feed.js";
 import { callText } from "./table.js";
-import { clockLeft, h, renderInto, renderLog, renderTable, showAlert, showStatus } from "./ui.js";
+import { h, renderInto, renderLog, renderTable, showAlert, showStatus, tickClock } from "./ui.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -523,11 +523,6 @@ function keepTime() {
   timer = setTimeout(() => send({ type: "time", at: Date.now() }, { after: false }), Math.max(0, clock.expires - Date.now() + 100));
 }
 
-setInterval(() => {
-  const clock = model?.view.clock;
-  if (!clock) return;
-  const flag = document.querySelector(`.seat[data-seat="${clock.seat}"] .act-flag`);
-  if (flag) flag.textContent = clockLeft(clock);
-}, 500);
+tickClock(() => model?.view);
 
 feed.start();

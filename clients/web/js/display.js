@@ -4,7 +4,7 @@
 
 import { fmt, streetName } from "./format.js";
 import { Feed, pageParams } from "./feed.js";
-import { clockLeft, h, renderTable, showStatus } from "./ui.js";
+import { h, renderTable, showStatus, tickClock } from "./ui.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -59,11 +59,6 @@ function render() {
   }
 }
 
-setInterval(() => {
-  const clock = model?.view.clock;
-  if (!clock) return;
-  const flag = document.querySelector(`.seat[data-seat="${clock.seat}"] .act-flag`);
-  if (flag) flag.textContent = clockLeft(clock);
-}, 500);
+tickClock(() => model?.view);
 
 feed.start();

@@ -128,6 +128,16 @@ export function seatLabel(v, s, clockText = "") {
   return parts.join(", ");
 }
 
+/** Count the clock down on the seat it is on, twice a second (31: 25 s, then 5). */
+export function tickClock(view) {
+  setInterval(() => {
+    const clock = view()?.clock;
+    if (!clock) return;
+    const flag = document.querySelector(`.seat[data-seat="${clock.seat}"] .act-flag`);
+    if (flag) flag.textContent = clockLeft(clock);
+  }, 500);
+}
+
 export function clockLeft(clock, now = Date.now()) {
   if (!clock) return "";
   const toDeadline = Math.ceil((clock.deadline - now) / 1000);
