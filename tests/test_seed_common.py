@@ -17,6 +17,13 @@ CHIPS = [25, 100, 500, 1000, 5000, 25000]
 
 Cmd = dict[str, Any]
 Event = dict[str, Any]
+DEEP = 100_000
+"""Stacks deep enough that no example runs anyone out of chips."""
+
+
+def ruling(call: Event, option: str) -> Cmd:
+    """The floor's answer to a ``floor_call`` event."""
+    return {"type": "ruling", "call": call["call"], "option": option}
 
 
 def table(

@@ -15,6 +15,9 @@ from typing import Any
 
 from tests.support import last, of_type, play
 from tests.test_seed_common import (
+    DEEP,
+    Cmd,
+    Event,
     act,
     action_of,
     assert_ruling,
@@ -22,20 +25,13 @@ from tests.test_seed_common import (
     deal,
     index_of,
     prompt_for,
+    ruling,
     run,
     table,
     to_flop,
 )
 
-DEEP = 100_000
 CHIPS = [25, 100, 500, 1000, 5000]
-
-Cmd = dict[str, Any]
-Event = dict[str, Any]
-
-
-def ruling(call: Event, option: str) -> Cmd:
-    return {"type": "ruling", "call": call["call"], "option": option}
 
 
 def irregularity(kind: str, seat: int | None = None, **extra: Any) -> Cmd:

@@ -10,10 +10,11 @@ that the example's seats act in the example's order.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.support import last, of_type, play
 from tests.test_seed_common import (
+    DEEP,
+    Cmd,
+    Event,
     act,
     action_of,
     actions_of,
@@ -21,19 +22,12 @@ from tests.test_seed_common import (
     deal,
     index_of,
     prompt_for,
+    ruling,
     run,
     table,
 )
 
-DEEP = 100_000
 CHIPS = [25, 100, 500, 1000, 5000]
-
-Cmd = dict[str, Any]
-Event = dict[str, Any]
-
-
-def ruling(call: Event, option: str) -> Cmd:
-    return {"type": "ruling", "call": call["call"], "option": option}
 
 
 def stacks(events: list[Event]) -> dict[int, int]:
