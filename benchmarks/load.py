@@ -91,6 +91,7 @@ from protocol import (  # noqa: E402
 )
 from protocol.commands import Command  # noqa: E402
 from protocol.wire import CreateTable, CreateTournament, Hello, Ping, Send, Subscribe  # noqa: E402
+from server import loop  # noqa: E402
 from server.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
 from server.engine import TableState, apply, new_table  # noqa: E402
 from server.health import wait_http  # noqa: E402
@@ -1159,7 +1160,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         spec = json.loads(Path(sys.argv[2]).read_text())
-        asyncio.run(worker(spec))
+        loop.run(worker(spec))
         return
     parser = argparse.ArgumentParser(description="Tablewire load benchmark against a bare relay")
     parser.add_argument("--tables", type=int, help="tables (default 1000; quick 200)")

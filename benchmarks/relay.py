@@ -25,12 +25,17 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 import msgspec
 from redis.asyncio import BlockingConnectionPool, Redis
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from server import loop
 
 CHANNEL = "relay:"
 POOL = 100
@@ -145,4 +150,4 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=9000)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
-    asyncio.run(main(args.port, args.redis_url))
+    loop.run(main(args.port, args.redis_url))

@@ -28,6 +28,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.connection import Connection
 from server.embedded_redis import EmbeddedRedis
 from server.fanout import Fanout
 from server.station import Station
@@ -73,12 +74,15 @@ class App:
         self.secret = load_secret(settings)
         self.redis = redis
         self.store = Store(redis)
-        self.tables = Tables(self.store)
+        # A few of the pool's connections are left to subscriptions, catch-ups and health checks.
+        pool_size = getattr(redis.connection_pool, "max_connections", REDIS_CONNECTIONS)
+        self.tables = Tables(self.store, slots=max(1, pool_size * 15 // 16))
         self.fanout = Fanout(redis, self.store)
         self.draining = False
         self.in_flight = 0
 
     async def handle(self, ws: ServerConnection) -> None:
+        assert isinstance(ws, Connection)  # serve() makes every connection one of ours
         await Station(ws, self).run()
 
     async def ready(self) -> bool:
@@ -174,6 +178,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         max_queue=64,
         close_timeout=2,
         compression=None,
+        create_connection=Connection,
     ) as server:
         # Long-lived objects (connections, tables) are frozen out of the collector's full
         # passes, and young collections run less often: fewer pauses under load.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import time
@@ -113,7 +112,7 @@ def serve(
     fsync: str,
 ) -> None:
     """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
-    from server import logs
+    from server import logs, loop
     from server.app import Settings, run
 
     logs.setup()
@@ -128,7 +127,7 @@ def serve(
         fsync=fsync,
         static_dir=static if static.is_dir() else None,
     )
-    asyncio.run(run(settings))
+    loop.run(run(settings))
 
 
 @main.command()

@@ -18,6 +18,7 @@ import anyio
 from clients.bots import NAMES, FloorBot, TableBot
 from clients.python import Client, CommandRefused
 from protocol.config import TableConfig
+from server import loop
 from server.app import Settings, load_secret, run
 from server.tokens import Claims, Role, issue
 
@@ -97,4 +98,4 @@ def main(host: str, port: int, data_dir: Path, tables: int, pace: float, seed: i
         host=host, port=port, data_dir=data_dir, static_dir=static if static.is_dir() else None
     )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(demo(settings, tables, pace, seed))
+        loop.run(demo(settings, tables, pace, seed))

@@ -1,8 +1,8 @@
 """One station's websocket connection: sign-in, subscriptions, commands, a bounded outbox.
 
-Everything the server sends a station goes through its outbox, a bounded queue drained by one
-writer task. A station too slow to keep up is told to resync and closed; nobody else waits
-for it. Frames are checked against the station's role and scope before anything is done.
+Everything the server sends a station goes through its outbox (``server.outbox``). A station
+too slow to keep up is told to resync and closed; nobody else waits for it. Frames are checked
+against the station's role and scope before anything is done.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from protocol.commands import (
@@ -46,7 +45,9 @@ from protocol.wire import (
     encoder,
 )
 from server import metrics
+from server.connection import Connection
 from server.fanout import Frame, frames_from
+from server.outbox import Outbox
 from server.tables import Applied, Busy
 from server.tokens import Claims, TokenError, verify
 from server.views import table_view
@@ -60,7 +61,6 @@ RATE = 200.0
 BURST = 400.0
 FLOOD_LIMIT = 2_000
 HELLO_TIMEOUT = 10.0
-WRITE_BATCH = 64
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
@@ -90,11 +90,11 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
 
 
 class Station:
-    def __init__(self, ws: ServerConnection, app: App) -> None:
+    def __init__(self, ws: Connection, app: App) -> None:
         self.ws = ws
         self.app = app
         self.claims: Claims | None = None
-        self.outbox: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue(OUTBOX)
+        self.outbox = Outbox(ws, OUTBOX, lambda: self.resync("the station fell behind"))
         self.last_sent: dict[tuple[str, str], int] = {}
         self.catching_up: dict[tuple[str, str], list[Frame]] = {}
         self.closing = False
@@ -110,18 +110,15 @@ class Station:
     # --- outbox -------------------------------------------------------------------------
 
     def send(self, data: bytes) -> None:
-        if self.closing:
-            return
-        try:
-            self.outbox.put_nowait((time.monotonic(), data))
-        except asyncio.QueueFull:
-            self.resync("the station fell behind")
+        if not self.closing:
+            self.outbox.put(data)
 
     def resync(self, reason: str) -> None:
         """Tell the station to resync and close it, without waiting on it."""
         if self.closing:
             return
         self.closing = True
+        self.outbox.close()
         metrics.SLOW_CLIENTS.inc()
         asyncio.get_running_loop().create_task(self._close_for_resync(reason))
 
@@ -132,23 +129,6 @@ class Station:
             await self.ws.close(1013, "resync")
         finally:
             self.closed_for_resync.set()
-
-    async def writer(self) -> None:
-        """Drain the outbox. Frames waiting together go out in one socket write: a floor
-        monitor gets a frame for every command of the tournament."""
-        delay = self.claims.delay if self.claims else 0.0
-        while True:
-            queued_at, data = await self.outbox.get()
-            if delay:
-                await asyncio.sleep(max(0.0, queued_at + delay - time.monotonic()))
-                await self.ws.send(data, text=True)
-                continue
-            batch = [data]
-            while len(batch) < WRITE_BATCH and not self.outbox.empty():
-                batch.append(self.outbox.get_nowait()[1])
-            async with self.ws.send_context():
-                for frame in batch:
-                    self.ws.protocol.send_text(frame)
 
     def new_table(self, key: tuple[str, str]) -> None:
         """A table was created in a watched tournament: send its snapshot."""
@@ -178,16 +158,16 @@ class Station:
                 return
             assert self.claims is not None
             metrics.CONNECTIONS.labels(self.claims.role).inc()
-            writer = asyncio.get_running_loop().create_task(self.writer())
+            self.outbox.delay = self.claims.delay
             try:
                 await self._read()
             finally:
-                writer.cancel()
                 metrics.CONNECTIONS.labels(self.claims.role).dec()
         except ConnectionClosed:
             pass
         finally:
             self.closing = True
+            self.outbox.close()
             self.app.fanout.forget(self)
 
     async def _sign_in(self) -> bool:

@@ -52,10 +52,14 @@ class Busy(Exception):
 
 
 class Tables:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, slots: int) -> None:
         self.store = store
         self.cache: dict[tuple[str, str], Cached] = {}
         self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.slots = asyncio.Semaphore(slots)
+        """Commands being applied at once. Past that, commands wait here in arrival order: the
+        Redis pool's own wait lets a newcomer overtake a woken waiter, so under a burst some
+        commands would wait until they time out while later ones go through."""
 
     async def create(self, tournament: str, table: str, config: TableConfig) -> bool:
         state = new_table(config)
@@ -85,7 +89,7 @@ class Tables:
     ) -> Applied | Refused:
         key = (tournament, table)
         lock = self.locks.setdefault(key, asyncio.Lock())
-        async with lock:
+        async with lock, self.slots:
             for _ in range(ATTEMPTS):
                 cached = self.cache.get(key) or await self._load(key)
                 if cached is None:
