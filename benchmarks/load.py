@@ -7,7 +7,7 @@
 What runs, all on 127.0.0.1:
 
 - a real ``redis-server`` (``server.embedded_redis.EmbeddedRedis``, AOF, ``appendfsync always``)
-  in a temporary directory;
+  in a temporary directory (``--fsync everysec`` shows how much of the tail is the disk's);
 - ``python -m server.cli serve`` as a subprocess on that Redis (``REDIS_URL`` and
   ``TABLEWIRE_SECRET`` in its environment);
 - the load: client worker processes (``--workers``, default 2), separate from the server but on
@@ -557,6 +557,30 @@ class TargetRun:
     profile: str | None = None
     log_errors: Counter[str] = field(default_factory=Counter)
     idle: dict[str, float] = field(default_factory=dict)
+    redis_latency: dict[int, list[tuple[str, int, int]]] = field(default_factory=dict)
+    """Per phase, redis-server's own latency events: (event, seconds it occurred in, max ms)."""
+
+
+REDIS_SPIKE_MS = 10
+
+
+async def redis_latency(redis_url: str, reset: bool) -> list[tuple[str, int, int]]:
+    """redis-server's latency monitor (events of ``REDIS_SPIKE_MS`` or more): an fsync that
+    stalls the disk shows here as ``aof-fsync-always``. ``reset`` clears it afterwards."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        found = []
+        for name, *_ in await client.execute_command("LATENCY", "LATEST"):
+            history = await client.execute_command("LATENCY", "HISTORY", name)
+            top = max((int(v) for _, v in history), default=0)
+            found.append((name.decode() if isinstance(name, bytes) else name, len(history), top))
+        if reset:
+            await client.execute_command("LATENCY", "RESET")
+        return found
+    finally:
+        await client.aclose()
 
 
 def log_errors(path: Path) -> Counter[str]:
@@ -588,6 +612,7 @@ async def run_target(
     procs: dict[str, int],
     workdir: Path,
     metrics_port: int | None,
+    redis_url: str,
 ) -> TargetRun:
     workers = []
     tables = list(range(1, args.tables + 1))
@@ -645,9 +670,11 @@ async def run_target(
         cpu: dict[int, PhaseCpu] = {}
         metrics: dict[int, dict[str, float]] = {}
         profile = None
+        spikes: dict[int, list[tuple[str, int, int]]] = {}
         for phase, start, end in timeline:
             begin = start + args.warmup
             await asyncio.sleep(max(0.0, begin - time.monotonic()))
+            await redis_latency(redis_url, reset=True)
             ticks = {k: cpu_ticks(p) for k, p in all_procs.items()}
             busy0, total0 = machine_busy()
             wall0 = time.monotonic()
@@ -670,13 +697,16 @@ async def run_target(
                 (busy1 - busy0) / max(1, total1 - total0),
             )
             metrics[phase] = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+            spikes[phase] = await redis_latency(redis_url, reset=False)
             if spy is not None:
                 profile = await finish_profile(spy, workdir)
         records = Records()
         for w, proc in enumerate(workers):
             await asyncio.wait_for(proc.wait(), args.drain + args.max_drain + 120)
             records.extend(Records.load((workdir / f"{name}-worker{w}.bin").read_bytes()))
-        return TargetRun(name, records, timeline, cpu, metrics, profile, idle=idle)
+        return TargetRun(
+            name, records, timeline, cpu, metrics, profile, idle=idle, redis_latency=spikes
+        )
     finally:
         for proc in workers:
             if proc.returncode is None:
@@ -786,6 +816,8 @@ class PhaseResult:
     latency: list[float]
     worst: list[float]
     ack: list[float]
+    by_second: dict[int, list[float]] = field(default_factory=dict)
+    """Latency samples by the second (from the phase's counted start) their command was sent."""
 
 
 def analyse(run: TargetRun, args: argparse.Namespace) -> dict[int, PhaseResult]:
@@ -808,6 +840,7 @@ def analyse(run: TargetRun, args: argparse.Namespace) -> dict[int, PhaseResult]:
         latency: list[float] = []
         worst: list[float] = []
         ack: list[float] = []
+        by_second: dict[int, list[float]] = defaultdict(list)
         for i in range(len(r.send_t)):
             if r.send_phase[i] != phase:
                 continue
@@ -822,15 +855,57 @@ def analyse(run: TargetRun, args: argparse.Namespace) -> dict[int, PhaseResult]:
             got = per_command.get(i, [])
             deliveries += len(got)
             latency.extend(got)
+            by_second[int(r.send_t[i] - begin)].extend(got)
             if len(got) >= subscribers:
                 worst.append(max(got))
         latency.sort()
         worst.sort()
         ack.sort()
         results[phase] = PhaseResult(
-            phase, acked / span, acked, sent, deliveries, sent * subscribers, latency, worst, ack
+            phase,
+            acked / span,
+            acked,
+            sent,
+            deliveries,
+            sent * subscribers,
+            latency,
+            worst,
+            ack,
+            {k: sorted(v) for k, v in by_second.items()},
         )
     return results
+
+
+def stalls(m: dict[str, float]) -> list[str]:
+    """What the server's histograms say about its own stalls during a phase."""
+    commands = m.get("tablewire_command_seconds_count", 0.0)
+    quick = m.get('tablewire_command_seconds_bucket{le="0.025"}', 0.0)
+    commits = m.get("tablewire_commit_seconds_count", 0.0)
+    slow_commits = commits - m.get('tablewire_commit_seconds_bucket{le="0.01"}', 0.0)
+    commit_bound = min(
+        (
+            float(k.split('le="')[1].rstrip('"}'))
+            for k, v in m.items()
+            if k.startswith("tablewire_commit_seconds_bucket") and v >= commits
+        ),
+        default=float("inf"),
+    )
+    gcs = {
+        k.split('"')[1]: v for k, v in m.items() if k.startswith("tablewire_gc_pause_seconds_count")
+    }
+    long_gcs = {
+        g: gcs[g] - m.get(f'tablewire_gc_pause_seconds_bucket{{generation="{g}",le="0.01"}}', 0.0)
+        for g in gcs
+    }
+    gc_time = sum(v for k, v in m.items() if k.startswith("tablewire_gc_pause_seconds_sum"))
+    return [
+        f"{100 * quick / max(1.0, commands):.2f}% of commands acked within 25 ms of arrival;"
+        f" Redis commits over 10 ms: {slow_commits:.0f} of {commits:.0f}"
+        f" (all within {1000 * commit_bound:g} ms)",
+        "garbage collections: "
+        + ", ".join(f"gen {g} x{gcs[g]:.0f} ({long_gcs[g]:.0f} over 10 ms)" for g in sorted(gcs))
+        + f"; {1000 * gc_time:.0f} ms in all",
+    ]
 
 
 def ms(x: float) -> str:
@@ -848,8 +923,9 @@ def report(
         f" per table, {FLOORS} floor monitors on the whole tournament"
     )
     print(
-        f"   {os.cpu_count()} cores; redis-server {redis_version} (AOF, appendfsync always, ext4"
-        f" temp dir); websocket permessage-deflate {'off' if args.no_compression else 'on'}"
+        f"   {os.cpu_count()} cores; redis-server {redis_version} (AOF, appendfsync"
+        f" {args.fsync}, ext4 temp dir); websocket permessage-deflate"
+        f" {'off' if args.no_compression else 'on'}"
     )
     print(
         f"   load generator: {args.workers} client processes, separate from the server process"
@@ -947,6 +1023,22 @@ def report(
                     f" {1000 * mean:.1f} ms over {count:.0f}; commit -> fan-out mean"
                     f" {1000 * lag_mean:.1f} ms"
                 )
+                for line in stalls(m):
+                    print(f"    {line}")
+    for name, run in runs.items():
+        for phase, events in run.redis_latency.items():
+            seen = ", ".join(f"{e} in {n} s (max {top} ms)" for e, n, top in events) or "none"
+            print(
+                f"  redis-server latency events of {REDIS_SPIKE_MS} ms or more, {name}"
+                f" {PHASE_NAMES[phase]}: {seen}"
+            )
+    for name, phases in analysed.items():
+        for phase, res in phases.items():
+            worst_seconds = sorted(
+                ((percentile(v, 0.99), k) for k, v in res.by_second.items() if v), reverse=True
+            )[:3]
+            listed = ", ".join(f"+{k} s p99 {1000 * p:.1f} ms" for p, k in worst_seconds)
+            print(f"  {name} {PHASE_NAMES[phase]}: worst seconds {listed}")
     problems: Counter[str] = Counter()
     for name, run in runs.items():
         for k, v in run.records.problems.items():
@@ -1086,7 +1178,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     workdir = Path(tempfile.mkdtemp(prefix="tablewire-load-"))
     secret = secrets.token_hex(16)
-    redis = EmbeddedRedis(workdir / "redis", fsync="always")
+    redis = EmbeddedRedis(workdir / "redis", fsync=args.fsync)
     server = relay = None
     runs: dict[str, TargetRun] = {}
     try:
@@ -1096,6 +1188,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
 
         info = redis_lib.Redis.from_url(redis.url).info("server")
         version = str(info.get("redis_version", "?"))
+        redis_lib.Redis.from_url(redis.url).config_set("latency-monitor-threshold", REDIS_SPIKE_MS)
         targets = ["tablewire", "relay"] if args.target == "both" else [args.target]
         if "tablewire" in targets:
             server_url = redis.url
@@ -1114,7 +1207,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
             )
             procs = {"server": server.pid, "redis": redis.process.pid}
             runs["tablewire"] = await run_target(
-                args, "tablewire", url, secret, procs, workdir, port
+                args, "tablewire", url, secret, procs, workdir, port, redis.url
             )
             print("tablewire: done", flush=True)
             if args.profile and runs["tablewire"].profile:
@@ -1128,7 +1221,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
             relay, port = start_relay(redis.url, workdir)
             procs = {"relay": relay.pid, "redis": redis.process.pid}
             runs["relay"] = await run_target(
-                args, "relay", f"ws://127.0.0.1:{port}/", secret, procs, workdir, None
+                args, "relay", f"ws://127.0.0.1:{port}/", secret, procs, workdir, None, redis.url
             )
             print("relay: done", flush=True)
             stop(relay)
@@ -1196,6 +1289,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--profile-out", default=str(Path(tempfile.gettempdir()) / "tablewire-server-profile.txt")
+    )
+    parser.add_argument(
+        "--fsync",
+        choices=["always", "everysec"],
+        default="always",
+        help="redis-server's appendfsync (default always, as the service runs; everysec takes"
+        " the disk's fsync stalls out of the acknowledgement path, to see the server's own share)",
     )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--seed", type=int, default=2026)

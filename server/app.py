@@ -28,6 +28,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server import metrics
 from server.connection import Connection
 from server.embedded_redis import EmbeddedRedis
 from server.fanout import Fanout
@@ -185,6 +186,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 20)
+        metrics.time_collections()
         port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
         settings.port = port
         log.info("serving", extra={"remote": f"ws://{settings.host}:{port}/"})

@@ -28,6 +28,8 @@ from typing import cast
 import msgspec
 from redis.asyncio import Redis
 
+from server import metrics
+
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
 
@@ -164,7 +166,9 @@ class Store:
             len(events),
             *events,
         ]
+        started = time.perf_counter()
         outcome, seq = await self._commit(keys=keys, args=args)
+        metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         return Committed(outcome.decode(), int(seq))
 
     async def events_since(
