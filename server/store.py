@@ -29,6 +29,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from server import metrics
+from server.batch import ScriptBatch
 
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
@@ -112,7 +113,7 @@ class Committed:
 class Store:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._commit = redis.register_script(COMMIT)
+        self._commit = ScriptBatch(redis, redis.register_script(COMMIT))
         self._create = redis.register_script(CREATE)
 
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:

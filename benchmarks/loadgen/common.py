@@ -1,0 +1,25 @@
+"""What the orchestrator and the load workers agree on: the tournament, the phases, the goals."""
+
+from __future__ import annotations
+
+from protocol import TableConfig
+
+TOURNAMENT = "bench"
+FLOORS = 10
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+STREETS = ("flop", "turn", "river")
+GOAL_P99_MS = 25.0
+GOAL_RATE = 2000.0
+GOAL_RELAY_RATIO = 0.5
+PACED, SATURATION = 0, 1
+PHASE_NAMES = ("paced", "saturation")
+FLOOR_BASE = 1_000_000  # subscriber ids: a display is its table number, a floor FLOOR_BASE + i
+
+
+def table_config(seats: int) -> TableConfig:
+    return TableConfig(
+        game="NLHE",
+        blinds=(50, 100),
+        seats={s: 1_000_000 for s in range(1, seats + 1)},
+        button=1,
+    )
