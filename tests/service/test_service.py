@@ -444,6 +444,26 @@ async def test_a_retried_command_id_returns_the_first_ack_and_applies_nothing(
     assert [r["command"] for r in recorded] == [msgspec.to_builtins(act), msgspec.to_builtins(act5)]
 
 
+async def test_commits_on_many_tables_at_once_land_once_each_even_after_redis_forgets_the_script(
+    start_server, connect, aredis
+) -> None:  # type: ignore[no-untyped-def]
+    """Commits made together share one pipeline to Redis; each is still its own script, and a
+    Redis that lost its scripts (a restart, SCRIPT FLUSH) has the script loaded again."""
+    server = start_server()
+    tables = [str(n) for n in range(1, 9)]
+    await setup_tables(server.url, token("admin"), T, tables, CONFIG)
+    dealers = [await connect(server, "dealer", table=t) for t in tables]
+    for round_, command in enumerate((StartHand(), Act(seat=4, declare="call")), start=1):
+        acks = await asyncio.gather(
+            *(d.command(T, t, command) for d, t in zip(dealers, tables, strict=True))
+        )
+        for t, ack in zip(tables, acks, strict=True):
+            assert not ack.duplicate
+            assert await table_seq(aredis, t) == (ack.seq, ack.seq, round_)
+        await aredis.script_flush()
+    assert len({ack.seq for ack in acks}) == 1, "the same command made the same events"
+
+
 # --- 5. a log that no longer reaches back ---------------------------------------------------------
 
 
