@@ -75,6 +75,10 @@ class Relay:
         self.by_table: dict[tuple[str, str], set[ServerConnection]] = defaultdict(set)
         self.by_tournament: dict[str, set[ServerConnection]] = defaultdict(set)
         self.counters: dict[tuple[str, str], int] = defaultdict(int)
+        # PUBLISHes wait their turn here, first come first served: redis-py's blocking pool
+        # lets a newcomer take a connection a woken waiter was about to get, and under
+        # saturation some frames then wait for seconds (Tablewire queues its commits the same way).
+        self.turns = asyncio.Semaphore(POOL)
 
     async def handle(self, ws: ServerConnection) -> None:
         watching: list[set[ServerConnection]] = []
@@ -88,7 +92,8 @@ class Relay:
                     seq = self.counters[key]
                     frame = _encode(Forward(key[0], key[1], seq, [message.command]))
                     payload = key[0].encode() + b"\n" + key[1].encode() + b"\n" + frame
-                    await self.redis.publish(CHANNEL + key[0], payload)
+                    async with self.turns:
+                        await self.redis.publish(CHANNEL + key[0], payload)
                     await ws.send(_encode(AckOut(message.id, key[0], key[1], seq)), text=True)
                 elif kind == "subscribe":
                     if message.table is None:
