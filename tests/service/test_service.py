@@ -637,6 +637,8 @@ async def test_health_readiness_and_metrics(start_server, connect) -> None:  # t
     assert values['tablewire_commands_total{outcome="applied"}'] == 3
     assert values['tablewire_commands_total{outcome="illegal"}'] == 1
     assert values["tablewire_command_seconds_count"] == 4
+    assert values["tablewire_commit_seconds_count"] == 3  # the illegal one was never committed
+    assert "# TYPE tablewire_gc_pause_seconds histogram" in text
     assert values['tablewire_connections{role="dealer"}'] == 1
     assert values['tablewire_connections{role="display"}'] == 1
     assert values["tablewire_fanout_lag_seconds_count"] >= 3
