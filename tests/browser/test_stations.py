@@ -63,6 +63,15 @@ def shot(page: Any, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
 
 
+def open_stations(stations: Stations) -> list[Any]:
+    """The dealer station (raise by chips), the table display and the floor monitor."""
+    return [
+        stations.open("dealer", "dealer", extra=CHIPS),
+        stations.open("display", "display", viewport=BIG),
+        stations.open("floor", "floor", table=None, viewport=BIG),
+    ]
+
+
 def online(*pages: Any) -> None:
     for page in pages:
         expect(page.get_by_role("status")).to_have_text("Online")
@@ -113,11 +122,7 @@ def settled(page: Any, seq: int) -> None:
 
 def matches_fresh_pages(stations: Stations, following: list[Any], seq: int) -> None:
     """Pages that followed the events show what freshly loaded pages show."""
-    opened = [
-        stations.open("dealer", "dealer", extra=CHIPS),
-        stations.open("display", "display", viewport=BIG),
-        stations.open("floor", "floor", table=None, viewport=BIG),
-    ]
+    opened = open_stations(stations)
     try:
         for old, new in zip(following, opened, strict=True):
             settled(old, seq)
@@ -141,9 +146,7 @@ def test_a_raise_by_chips_reaches_the_display_and_the_floor_rules_on_an_under_ca
     stations: Stations, screenshots: Path
 ) -> None:
     create_table(stations.server, FOUR)
-    dealer = stations.open("dealer", "dealer", extra=CHIPS)
-    display = stations.open("display", "display", viewport=BIG)
-    floor = stations.open("floor", "floor", table=None, viewport=BIG)
+    dealer, display, floor = open_stations(stations)
     online(dealer, display, floor)
 
     dealer.get_by_role("button", name="Start the first hand").click()
@@ -203,9 +206,7 @@ def test_stations_reconnect_after_a_server_restart_and_match_a_fresh_page(
 ) -> None:
     server = stations.server
     create_table(server, FOUR)
-    dealer = stations.open("dealer", "dealer", extra=CHIPS)
-    display = stations.open("display", "display", viewport=BIG)
-    floor = stations.open("floor", "floor", table=None, viewport=BIG)
+    dealer, display, floor = open_stations(stations)
     online(dealer, display, floor)
     dealer.get_by_role("button", name="Start the first hand").click()
     dealer.get_by_role("button", name="Call 200").click()
@@ -289,9 +290,7 @@ def test_the_dealer_station_works_by_keyboard_is_labelled_and_fits_a_tablet(
     stations: Stations, screenshots: Path
 ) -> None:
     create_table(stations.server, TEN)
-    dealer = stations.open("dealer", "dealer", extra=CHIPS)
-    display = stations.open("display", "display", viewport=BIG)
-    floor = stations.open("floor", "floor", table=None, viewport=BIG)
+    dealer, display, floor = open_stations(stations)
     online(dealer, display, floor)
 
     # Keyboard only: start the hand, then Tab to "Call 200" and press Enter.
@@ -392,9 +391,7 @@ def test_stations_following_a_messy_hand_show_what_a_fresh_page_shows(
 ) -> None:
     server = stations.server
     create_table(server, FOUR)
-    dealer = stations.open("dealer", "dealer", extra=CHIPS)
-    display = stations.open("display", "display", viewport=BIG)
-    floor = stations.open("floor", "floor", table=None, viewport=BIG)
+    dealer, display, floor = open_stations(stations)
     following = [dealer, display, floor]
     online(*following)
 

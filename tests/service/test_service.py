@@ -50,6 +50,8 @@ from tests.service.conftest import token
 
 T = "main"
 CONFIG = deep_config(seats=6)
+SUBSCRIBE_TO_1 = json.dumps({"type": "subscribe", "tournament": T, "table": "1"})
+"""Subscribes to table 1 from its first event: answered with the whole log."""
 
 
 async def refused_hello(url: str, token_text: str) -> tuple[dict[str, Any], int | None]:
@@ -260,7 +262,7 @@ async def test_a_station_resuming_at_the_head_of_a_busy_table_gets_events_not_a_
         for ws, role in ((floor, "floor"), (dealer, "dealer")):
             await ws.send(json.dumps({"type": "hello", "token": token(role, table="1")}))
             assert json.loads(await ws.recv())["type"] == "welcome"
-        await floor.send(json.dumps({"type": "subscribe", "tournament": T, "table": "1"}))
+        await floor.send(SUBSCRIBE_TO_1)
         last, snapshots, tries = 0, [], 0
 
         async def read_to(seq: int) -> None:
@@ -520,6 +522,18 @@ async def slow_socket(server: Any) -> Any:
     )
 
 
+async def slow_floor(server: Any) -> Any:
+    """A floor station signed in on a socket it will not read (see ``slow_socket``)."""
+    slow = await slow_socket(server)
+    try:
+        await slow.send(json.dumps({"type": "hello", "token": token("floor")}))
+        assert json.loads(await slow.recv())["type"] == "welcome"
+    except BaseException:
+        await slow.close()
+        raise
+    return slow
+
+
 async def read_to_the_end(ws: Any) -> list[str]:
     kinds: list[str] = []
     async with asyncio.timeout(10):
@@ -549,11 +563,8 @@ async def test_a_slow_station_is_told_to_resync_and_closed_while_others_keep_up(
     display = await stations.open(server.url, token("display"), [(T, "1")])
     bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 5)
     await play(bot, 150)  # a log of ~450 events, ~57 KB of JSON
-    slow = await slow_socket(server)
-    subscribe = json.dumps({"type": "subscribe", "tournament": T, "table": "1"})
+    slow = await slow_floor(server)
     try:
-        await slow.send(json.dumps({"type": "hello", "token": token("floor")}))
-        assert json.loads(await slow.recv())["type"] == "welcome"
         # The station never reads. Loopback sockets buffer megabytes before TCP pushes back,
         # so it asks for the table's whole log again and again (each subscribe with since 0
         # is answered with all of it) while the dealer keeps playing; each request is sent
@@ -562,7 +573,7 @@ async def test_a_slow_station_is_told_to_resync_and_closed_while_others_keep_up(
         asked = 0
         while asked < 300 and await slow_clients(server.port) < 1:
             served = await catch_ups(aredis)
-            await slow.send(subscribe)
+            await slow.send(SUBSCRIBE_TO_1)
             asked += 1
             await poll_until(lambda n=served: catch_ups(aredis), served + 1)
             await play(bot, 1)
@@ -591,17 +602,14 @@ async def test_a_slow_station_that_keeps_sending_is_still_told_to_resync_with_10
     await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
     bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 5)
     await play(bot, 150)  # a log of ~450 events, ~57 KB of JSON
-    slow = await slow_socket(server)
-    subscribe = json.dumps({"type": "subscribe", "tournament": T, "table": "1"})
+    slow = await slow_floor(server)
     try:
-        await slow.send(json.dumps({"type": "hello", "token": token("floor")}))
-        assert json.loads(await slow.recv())["type"] == "welcome"
         asked = 0
         # It does not read, but it keeps asking for the whole log (a station stuck reading
         # while it keeps sending, like a dealer station still sending commands).
         while asked < 200 and await slow_clients(server.port) < 1:
             for _ in range(10):
-                await slow.send(subscribe)
+                await slow.send(SUBSCRIBE_TO_1)
             asked += 10
         await poll_until(lambda: slow_clients(server.port), 1, timeout=20)
         await slow.send(json.dumps({"type": "ping", "nonce": 1}))  # still sending
