@@ -299,6 +299,9 @@ class Corrected(_Event, tag="correction", frozen=True):
     keep: int = 0
     rules: list[str] = []
     text: str = ""
+    events: list[Event] = []
+    """The hand's events played again without the voided actions: applied after going back to
+    the table as it was before the hand, they give the corrected hand."""
 
 
 class Answer(_Event, tag="answer", frozen=True):

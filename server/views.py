@@ -1,7 +1,8 @@
 """What each role may see. A display never sees a hole card before the rules expose it.
 
 Dealers and the floor see every event as it is. For displays, hole cards are taken out of
-``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``; cards become public
+``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``, also where a
+``correction`` carries them among the re-derived hand's events; cards become public
 when a hand is shown (``shown``) or all hands are turned up (17). Snapshots are filtered the
 same way.
 """
@@ -24,6 +25,9 @@ PUBLIC_CARDS = frozenset({"deal", "show"})
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:
     kind = event.get("type")
+    if kind == "correction" and event.get("events"):
+        # A correction carries the re-derived hand's events: they are filtered the same way.
+        return {**event, "events": [public_event(e) for e in event["events"]]}
     if kind == "hand_start" and event.get("cards"):
         return {**event, "cards": {}}
     if kind == "recorded":
@@ -37,7 +41,9 @@ def public_events(raw_events: list[bytes]) -> list[Any]:
     """The events as a display may see them (decoded only where cards may hide)."""
     out: list[Any] = []
     for raw in raw_events:
-        if b'"cards"' in raw and (b'"hand_start"' in raw or b'"recorded"' in raw):
+        if b'"cards"' in raw and (
+            b'"hand_start"' in raw or b'"recorded"' in raw or b'"correction"' in raw
+        ):
             out.append(public_event(_decode.decode(raw)))
         else:
             out.append(msgspec.Raw(raw))

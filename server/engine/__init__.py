@@ -15,14 +15,36 @@ original state and a single ``error`` event naming the rule. Because the state o
 changes through events, replaying a table's event log with :func:`rebuild` gives back exactly
 the same state.
 
-The modules follow the rulebook's chapters:
+The command goes to the dispatcher, :mod:`table`, which hands it to the module of its rule.
+A rule module emits the events of its ruling and returns a :data:`moves.Move` — "resume after
+seat 4", "prompt again", "the street is dealt", "try the showdown" — and only the dispatcher
+passes that on to :mod:`flow`, which moves the hand on. Imports therefore go one way, from the
+dispatcher down to the rules and from the rules down to the state; ``tests/test_engine_imports``
+fails on a cycle or an import hidden inside a function. A module that must ask "what if"
+(a correction, RP-24) is handed the dispatcher's ``attempt`` instead of importing it.
 
+The modules, by the rulebook's chapters (top of the import graph first):
+
+- :mod:`table` — the dispatcher: one handler per command, the floor's rulings (1, 53-C);
+- :mod:`flow` — prompts, binding out-of-turn actions, end of rounds, all-in exposure (17);
+- :mod:`showdown` — showdown order, cards speak, awards and the end of the hand (13-23);
+- :mod:`dealing` — the start of a hand, posts and the streets' cards (25, 34-36, RP-11, 37-C);
+- :mod:`irregular` — misdeals, fouled decks, wrong card counts, irregular flops, bets found
+  wrong after the fact, conditional statements (36-A, 37, 39-41, RP-5, 54, 61);
+- :mod:`out_of_turn` — action out of turn and skipped seats (55);
+- :mod:`clock` — the clock on a player (31); :mod:`requests` — information requests and counts
+  (RP-24, 51, 62); :mod:`corrections` — the floor voids actions and the hand is re-derived (24);
+- :mod:`penalties` — warnings, hands and rounds sat out, chip penalties, disqualification (74);
+- :mod:`actions` — the action event every ruling builds, and substantial action (38);
 - :mod:`reading` — how bets, calls and raises are made: verbal vs chips, the 50% rule, single
   and multiple chips, prior chips, under-calls, unclear amounts (42-48, 53, 57, 59, 63);
 - :mod:`betting` — the betting round: minimum raise, re-opening, caps, pot limit (45, 49, 50, 56);
+- :mod:`buttons` — button and blinds, dead button, new players (9, 11, 34, 36);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown;
-- :mod:`flow` — prompts, end of rounds, all-in exposure and showdown order (17, 18);
-- :mod:`buttons` — button and blinds, dead button, new players (9, 11, 34, 36).
+- :mod:`evolve` — applying an event to the state: the only place a table changes;
+- :mod:`moves` — what a rule module hands back to the dispatcher, and the ``Emit`` type;
+- :mod:`state` — the table's state; :mod:`errors` — :class:`Illegal`; :mod:`words` — the
+  wording of chips, actions and prompts.
 """
 
 from __future__ import annotations
@@ -35,7 +57,7 @@ from protocol.events import ErrorEvent, Event
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
 from server.engine.state import Seat, TableState, new_state
-from server.engine.table import decide
+from server.engine.table import attempt
 
 __all__ = ["Illegal", "Seat", "TableState", "apply", "evolve", "new_table", "rebuild"]
 
@@ -56,21 +78,13 @@ def new_table(config: TableConfig) -> TableState:
 
 def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
     """The new state and the events of one command; ``state`` itself is left untouched."""
-    work = state.clone()
-    events: list[Event] = []
-
-    def emit(event: Event) -> None:
-        evolve(work, event)
-        events.append(event)
-
     try:
-        decide(work, command, emit)
+        return attempt(state, command)
     except Illegal as refused:
         seat = getattr(command, "seat", None)
         return state, [
             ErrorEvent(message=refused.message, rule=refused.rule, seat=seat, code=refused.code)
         ]
-    return work, events
 
 
 def rebuild(config: TableConfig, events: Iterable[Event]) -> TableState:

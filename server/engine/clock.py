@@ -7,16 +7,14 @@ at the very moment the time runs out counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Clock, Time
-from protocol.events import ClockStarted, Event
+from protocol.events import ClockStarted
+from server.engine.actions import action_event
 from server.engine.errors import Illegal
-from server.engine.out_of_turn import action_event
+from server.engine.moves import Emit, Move, ResumeAfter
 from server.engine.reading import Reading
 from server.engine.state import TableState
 
-Emit = Callable[[Event], None]
 THINKING_MS = 25_000
 COUNTDOWN_MS = 5_000
 
@@ -44,19 +42,18 @@ def expired(t: TableState, at: int | None) -> bool:
     return t.clock is not None and at is not None and at > t.clock.expires
 
 
-def tick(t: TableState, cmd: Time, emit: Emit) -> None:
+def tick(t: TableState, cmd: Time, emit: Emit) -> Move:
     """The timer says what time it is; an expired clock is ruled on."""
     if not expired(t, cmd.at):
-        return
+        return None
     assert t.clock is not None
     s = t.seat(t.clock.seat)
     if s is None or not s.live or t.to_act != s.number:
-        return
-    from server.engine.flow import progress
+        return None
 
     if t.current_bet > s.bet:
         reading = Reading("fold", s.bet, 0, ["31"], ["time ran out facing a bet: the hand is dead"])
     else:
         reading = Reading("check", s.bet, 0, ["31"], ["time ran out: check"])
     emit(action_event(t, s, reading, [], []))
-    progress(t, emit, s.number)
+    return ResumeAfter(s.number)

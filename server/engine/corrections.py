@@ -1,30 +1,32 @@
-"""Corrections: the floor voids the last actions of a hand and the hand is re-derived.
+"""Corrections: the floor voids the last actions of a hand and the hand is re-derived (24).
 
-Nothing is edited in place: the table goes back to how it was before the hand and the hand's
-recorded commands are played again, without the voided ones and what followed them.
+Nothing is edited in place: the hand's recorded commands are played again from the table as it
+was before the hand, without the voided ones and what followed them. The ``correction`` event
+carries the events of that re-derived hand, so applying it is bookkeeping: back to the table
+before the hand, then those events. A log therefore rebuilds without running today's rules,
+and a station applies a correction as it applies any other event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Act, Command, Correction
-from protocol.events import Corrected, Event
+from protocol.events import Corrected, ErrorEvent, Event
 from server.engine.errors import Illegal
+from server.engine.moves import Attempt, Emit, Move, PromptAgain
 from server.engine.state import TableState
 
-Emit = Callable[[Event], None]
 
-
-def replay(t: TableState, keep: int) -> TableState:
-    """The hand's state after its first ``keep`` recorded commands."""
-    from server.engine import apply
-
-    assert t.base is not None
-    state = t.base
-    for command in t.history[:keep]:
-        state, _ = apply(state, command)
-    return state
+def rederive(base: TableState, commands: list[Command], attempt: Attempt) -> list[Event]:
+    """The events of a hand played again from ``base``; refused commands add nothing."""
+    state = base
+    events: list[Event] = []
+    for command in commands:
+        try:
+            state, more = attempt(state, command)
+        except Illegal:
+            continue
+        events.extend(e for e in more if not isinstance(e, ErrorEvent))
+    return events
 
 
 def describe(command: Command) -> str:
@@ -36,7 +38,7 @@ def describe(command: Command) -> str:
     return type(command).__name__.lower()
 
 
-def correct(t: TableState, cmd: Correction, emit: Emit) -> None:
+def correct(t: TableState, cmd: Correction, emit: Emit, attempt: Attempt) -> Move:
     if t.base is None or t.phase == "idle":
         raise Illegal("24", "there is no hand in play to correct", code="no_hand")
     acts = [i for i, c in enumerate(t.history) if isinstance(c, Act)]
@@ -53,11 +55,7 @@ def correct(t: TableState, cmd: Correction, emit: Emit) -> None:
             keep=keep,
             rules=["1"],
             text=f"Correction by the {cmd.by}: voided {'; '.join(undone)} ({cmd.reason})",
+            events=rederive(t.base, t.history[:keep], attempt),
         )
     )
-    from server.engine.flow import prompt_for
-
-    if t.phase == "betting" and t.to_act is not None:
-        s = t.seat(t.to_act)
-        if s is not None:
-            emit(prompt_for(t, s))
+    return PromptAgain()

@@ -115,9 +115,9 @@ def evolve(t: TableState, e: Event) -> None:
         case Misdealt():
             _restore(t)
         case Corrected():
-            from server.engine.corrections import replay
-
-            _become(t, replay(t, e.keep))
+            _restore(t)
+            for redone in e.events:
+                evolve(t, redone)
         case PenaltyGiven():
             _penalty(t, e)
         case Answer() if e.told is not None and e.told != e.amount:
@@ -165,7 +165,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         t, seats=[msgspec.structs.replace(s) for s in t.seats], history=[], base=None
     )
     t.base = base
-    t.history = [StartHand(cards=e.cards)]
+    t.history = [StartHand(cards=e.cards, button=e.button)]
     t.sb_pos = e.small_blind if e.small_blind is not None else t.big_blind
     t.hand, t.started, t.button = e.hand, True, e.button
     t.small_blind, t.big_blind = e.small_blind, e.big_blind

@@ -7,17 +7,15 @@ substantial action (40), cards dealt before the action was complete (RP-5) and i
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Act, Deal, FouledDeck, Irregularity, Misdeal, StartHand
-from protocol.events import Event, FloorCall, HandEnd, Irregular, Misdealt
+from protocol.events import FloorCall, HandEnd, Irregular, Misdealt
 from server.engine import betting, words
+from server.engine.actions import action_event, is_substantial
+from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
-from server.engine.out_of_turn import action_event
+from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
 from server.engine.reading import Reading
 from server.engine.state import STREETS, Seat, TableState
-
-Emit = Callable[[Event], None]
 
 EARLY_RULE = {"flop": "RP-5-A", "turn": "RP-5-B", "river": "RP-5-C"}
 
@@ -27,7 +25,7 @@ def _in_hand(t: TableState) -> None:
         raise Illegal("", "no hand is in play", code="no_hand")
 
 
-def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") -> None:
+def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") -> Move:
     """37: before substantial action the hand is dealt again exactly as it was (37-C)."""
     _in_hand(t)
     if t.sa:
@@ -47,10 +45,8 @@ def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") 
             " with the same button, level and players (37-C)",
         )
     )
-    from server.engine.table import start_hand
-
     # 37-C: the re-deal keeps the hand's own level, whatever was announced since (25).
-    start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True, level=level)
+    return start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True, level=level)
 
 
 def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
@@ -102,11 +98,9 @@ def irregular_flop(t: TableState, cmd: Deal, emit: Emit) -> None:
     )
 
 
-def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit: Emit) -> None:
+def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit: Emit) -> Move:
     rest = [c for c in options if c != option]
     if rule == "41-A":
-        from server.engine.table import dealt
-
         emit(
             Irregular(
                 kind="four_card_flop",
@@ -116,8 +110,7 @@ def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit:
                 text=f"Four-card flop: {option} is the burn; the flop is {' '.join(rest)} (41-A)",
             )
         )
-        dealt(t, Deal(street="flop", cards=rest), emit)
-        return
+        return dealt(t, Deal(street="flop", cards=rest), emit)
     emit(
         Irregular(
             kind="flop_not_burned",
@@ -130,22 +123,23 @@ def burn_chosen(t: TableState, rule: str, option: str, options: list[str], emit:
             " from the stub completes the flop (41-B)",
         )
     )
+    return None
 
 
-def report(t: TableState, cmd: Irregularity, emit: Emit) -> None:
+def report(t: TableState, cmd: Irregularity, emit: Emit) -> Move:
     """The dealer or floor reports an irregularity found during the hand."""
     _in_hand(t)
     match cmd.kind:
         case "short_card":
-            _short_card(t, _seat(t, cmd.seat), emit)
+            return _short_card(t, _seat(t, cmd.seat), emit)
         case "wrong_card_count":
-            _wrong_cards(t, _seat(t, cmd.seat), emit)
+            return _wrong_cards(t, _seat(t, cmd.seat), emit)
         case "flop_not_burned":
             _flop_not_burned(t, emit)
         case "under_raise" | "pot_miscount":
-            found_bet(t, _seat(t, cmd.seat), cmd.kind, emit)
+            return found_bet(t, _seat(t, cmd.seat), cmd.kind, emit)
         case "wrong_button":
-            _wrong_button(t, emit)
+            return _wrong_button(t, emit)
         case "premature_call":
             s = _seat(t, cmd.seat)
             _floor(
@@ -166,6 +160,7 @@ def report(t: TableState, cmd: Irregularity, emit: Emit) -> None:
                 "a conditional statement about future action",
                 emit,
             )
+    return None
 
 
 def _seat(t: TableState, number: int | None) -> Seat:
@@ -192,22 +187,20 @@ def _acted(t: TableState, seat: int) -> bool:
     return any(isinstance(c, Act) and c.seat == seat for c in t.history)
 
 
-def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> None:
-    from server.engine.flow import progress
-
+def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> Move:
     emit(action_event(t, s, Reading("fold", s.bet, 0, [rule]), [], [why], forced=True))
-    if t.phase == "betting":
-        to_act = t.to_act if t.to_act is not None and t.to_act != s.number else s.number + 1
-        progress(t, emit, to_act - 1)
+    if t.phase != "betting":
+        return None
+    to_act = t.to_act if t.to_act is not None and t.to_act != s.number else s.number + 1
+    return ResumeAfter(to_act - 1)
 
 
-def _wrong_button(t: TableState, emit: Emit) -> None:
+def _wrong_button(t: TableState, emit: Emit) -> Move:
     """36-A: a button error found before substantial action is corrected; after, it stands."""
     if t.button_error is None:
         raise Illegal("36-A", "the button is where it belongs")
     if not t.sa:
-        misdeal(t, Misdeal(reason="the button was misplaced"), emit, "36-A")
-        return
+        return misdeal(t, Misdeal(reason="the button was misplaced"), emit, "36-A")
     emit(
         Irregular(
             kind="wrong_button",
@@ -221,13 +214,13 @@ def _wrong_button(t: TableState, emit: Emit) -> None:
             "here (36-A)",
         )
     )
+    return None
 
 
-def _short_card(t: TableState, s: Seat, emit: Emit) -> None:
+def _short_card(t: TableState, s: Seat, emit: Emit) -> Move:
     """39: the button short a card may get it even after substantial action, unless it acted."""
     if _acted(t, s.number):
-        _kill(t, s, "39", "acted while a card short: dead hand", emit)
-        return
+        return _kill(t, s, "39", "acted while a card short: dead hand", emit)
     emit(
         Irregular(
             kind="short_card",
@@ -236,13 +229,15 @@ def _short_card(t: TableState, s: Seat, emit: Emit) -> None:
             text=f"Seat {s.number} is a card short: deal it the missing card (39)",
         )
     )
+    return None
 
 
-def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> None:
+def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> Move:
     """37-A-5 before substantial action (misdeal); 40 after it (the hand is dead)."""
     if not t.sa:
-        misdeal(t, Misdeal(reason=f"seat {s.number} dealt the wrong number of cards"), emit, "37-A")
-        return
+        return misdeal(
+            t, Misdeal(reason=f"seat {s.number} dealt the wrong number of cards"), emit, "37-A"
+        )
     emit(
         Irregular(
             kind="wrong_card_count",
@@ -254,7 +249,7 @@ def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> None:
             "misdealt card (40)",
         )
     )
-    _kill(t, s, "40", "wrong number of cards after substantial action: dead hand", emit)
+    return _kill(t, s, "40", "wrong number of cards after substantial action: dead hand", emit)
 
 
 def _flop_not_burned(t: TableState, emit: Emit) -> None:
@@ -278,10 +273,8 @@ def _flop_not_burned(t: TableState, emit: Emit) -> None:
     )
 
 
-def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> None:
+def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> Move:
     """Record a bet exactly as it went in, flagging what rule 54 would correct."""
-    from server.engine.flow import progress
-
     if cmd.amount is None:
         raise Illegal("54", "a bet recorded as played needs its amount")
     top = betting.all_in_to(s)
@@ -329,13 +322,11 @@ def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> None:
                 f" correctable under {rule}",
             )
         )
-    progress(t, emit, s.number)
+    return ResumeAfter(s.number)
 
 
-def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
+def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> Move:
     """54: the floor acts on a wrong bet recorded as played."""
-    from server.engine.flow import prompt_for
-
     wanted = ("under_raise",) if kind == "under_raise" else ("pot_low", "pot_high")
     flag = next((f for f in t.flagged if f.seat == s.number and f.kind in wanted), None)
     if flag is None:
@@ -345,8 +336,6 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
     open_street = flag.street == t.street and t.phase in ("betting", "deal")
     since = (t.actions - flag.actions, t.chip_actions - flag.chip_actions)
     if flag.kind == "pot_low":
-        from server.engine.out_of_turn import is_substantial
-
         fixable = open_street and not is_substantial(*since)
         stands = "substantial action followed the bet: it stands"
     else:
@@ -371,7 +360,7 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
         )
     )
     if not fixable:
-        return
+        return None
     for b in bettors:
         new = min(correct, betting.all_in_to(b))
         action = "call"
@@ -382,10 +371,7 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> None:
             action, new, max(0, b.bet - new), [rule], [f"{how} to the correct amount"]
         )
         emit(action_event(t, b, reading, [], [], forced=True))
-    if t.phase == "betting" and t.to_act is not None:
-        to_act = t.seat(t.to_act)
-        if to_act is not None:
-            emit(prompt_for(t, to_act))
+    return PromptAgain()
 
 
 def next_street(t: TableState) -> str:

@@ -10,56 +10,17 @@ hand (55-A-2). Heads-up, a seat that checks out of turn may only call or fold to
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Act
-from protocol.events import (
-    ActionEvent,
-    Event,
-    FloorCall,
-    OutOfTurn,
-    OutOfTurnReleased,
-    SubstantialAction,
-)
+from protocol.events import FloorCall, OutOfTurn, OutOfTurnReleased
 from server.engine import betting, words
+from server.engine.actions import action_event, check_substantial, is_substantial
 from server.engine.errors import Illegal
+from server.engine.moves import Emit, Move, ResumeAfter
+from server.engine.penalties import consider
 from server.engine.reading import FloorNeeded, Reading, read
 from server.engine.state import PendingAct, Seat, TableState
 
-Emit = Callable[[Event], None]
 SKIPPED_OPTIONS = ["all_options", "call_or_fold", "dead_hand"]
-
-
-def is_substantial(actions: int, with_chips: int) -> bool:
-    """38: two actions of which one put chips in, or any three actions (blinds never count)."""
-    return (actions >= 2 and with_chips >= 1) or actions >= 3
-
-
-def check_substantial(t: TableState, emit: Emit) -> None:
-    if not t.sa and is_substantial(t.actions, t.chip_actions):
-        emit(SubstantialAction(text="Substantial action: no misdeal from here on (38)"))
-
-
-def action_event(
-    t: TableState, s: Seat, reading: Reading, extra: list[str], why: list[str], forced: bool = False
-) -> ActionEvent:
-    action = reading.action
-    if action == "raise" and t.current_bet == 0:
-        action = "bet"
-    all_in = action != "fold" and reading.total == betting.all_in_to(s)
-    rules = [*reading.rules, *extra]
-    return ActionEvent(
-        seat=s.number,
-        action=action,  # type: ignore[arg-type]
-        total=reading.total,
-        all_in=all_in,
-        returned=reading.returned,
-        rules=rules,
-        text=words.action_text(
-            s.number, action, reading.total, all_in, reading.returned, rules, [*reading.why, *why]
-        ),
-        forced=forced,
-    )
 
 
 def _oot_reading(t: TableState, s: Seat, act: Act) -> Reading:
@@ -73,8 +34,8 @@ def _oot_reading(t: TableState, s: Seat, act: Act) -> Reading:
     return reading
 
 
-def record(t: TableState, s: Seat, act: Act, emit: Emit) -> None:
-    """A seat acted out of turn."""
+def record(t: TableState, s: Seat, act: Act, emit: Emit) -> Move:
+    """A seat acted out of turn; the action backs up to the seat whose turn it is."""
     to_act = t.to_act
     assert to_act is not None
     reading = _oot_reading(t, s, act)
@@ -95,8 +56,6 @@ def record(t: TableState, s: Seat, act: Act, emit: Emit) -> None:
             )
         )
         emit(action_event(t, s, reading, ["55-A-1", "60"], ["out of turn: a fold binds"]))
-        from server.engine.penalties import consider
-
         consider(t, s.number, "60", "folded out of turn", emit)
     else:
         emit(
@@ -115,10 +74,8 @@ def record(t: TableState, s: Seat, act: Act, emit: Emit) -> None:
         done, with_chips = t.skipped.get(seat, (0, 0))
         if is_substantial(done, with_chips):
             _skipped_seat_bound(t, seat, emit)
-            return
-    from server.engine.flow import progress
-
-    progress(t, emit, _before(t, to_act))
+            return None
+    return ResumeAfter(_before(t, to_act))
 
 
 def _still_to_act(t: TableState, number: int) -> bool:

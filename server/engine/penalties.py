@@ -8,17 +8,14 @@ at the table when it is given (the player included) times the rounds (74-A).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Penalty
-from protocol.events import Event, FloorCall, PenaltyEnded, PenaltyGiven
+from protocol.events import FloorCall, PenaltyEnded, PenaltyGiven
 from server.engine import words
+from server.engine.actions import action_event
 from server.engine.errors import Illegal
-from server.engine.out_of_turn import action_event
+from server.engine.moves import Emit
 from server.engine.reading import Reading
 from server.engine.state import TableState
-
-Emit = Callable[[Event], None]
 
 
 def give(t: TableState, cmd: Penalty, emit: Emit) -> None:

@@ -6,15 +6,12 @@ Answers use the words of the rule and direct facts only: "5,000", not "only 5,00
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from protocol.commands import Act, Ask, Count
-from protocol.events import Answer, Event
+from protocol.events import Answer
 from server.engine import betting, words
 from server.engine.errors import Illegal
+from server.engine.moves import Attempt, Emit
 from server.engine.state import Seat, TableState
-
-Emit = Callable[[Event], None]
 
 
 def _facing(t: TableState, seat: int, rule: str) -> Seat:
@@ -27,7 +24,8 @@ def _facing(t: TableState, seat: int, rule: str) -> Seat:
     return s
 
 
-def ask(t: TableState, cmd: Ask, emit: Emit) -> None:
+def ask(t: TableState, cmd: Ask, emit: Emit, attempt: Attempt) -> None:
+    """RP-24: answered by playing the call on a copy of the table (``attempt``)."""
     s = _facing(t, cmd.seat, "RP-24")
     if cmd.question == "call_amount":
         owed = betting.owed(t, s)
@@ -45,9 +43,10 @@ def ask(t: TableState, cmd: Ask, emit: Emit) -> None:
     about = t.seat(cmd.about) if cmd.about is not None else None
     if about is None or not about.live:
         raise Illegal("RP-24", "name the player the question is about")
-    from server.engine import apply
-
-    after, _ = apply(t, Act(seat=s.number, declare="call"))
+    try:
+        after, _ = attempt(t, Act(seat=s.number, declare="call"))
+    except Illegal:
+        after = t
     other = after.seat(about.number)
     yes = (
         other is not None

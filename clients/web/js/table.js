@@ -106,7 +106,7 @@ export class TableModel {
     this.prompt = null;
     this.log = []; // newest first: {seq, type, text, rules, kind, seat}
     this.base = null; // the view before the hand started: a misdeal or void hand goes back to it
-    this.needsSnapshot = false; // an event the station cannot apply itself (a correction)
+    this.needsSnapshot = false; // an event the station could not apply itself
     this.promptFrom = 0; // after a snapshot: recover the prompt etc. from the history up to here
     this.recall = null;
     this.lastRuling = null;
@@ -373,9 +373,15 @@ export class TableModel {
         this.restore();
         break;
       case "correction":
-        // The hand is re-derived from its commands on the server: take a fresh snapshot.
-        this.needsSnapshot = true;
-        this.prompt = null;
+        // The event carries the re-derived hand: back to the table before the hand, then its
+        // events. An old correction without them needs a fresh snapshot.
+        if (!e.events) {
+          this.needsSnapshot = true;
+          this.prompt = null;
+          break;
+        }
+        this.restore();
+        for (const redone of e.events) this.evolve(redone);
         break;
       case "penalty": {
         const s = this.seat(e.seat);

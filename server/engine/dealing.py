@@ -1,0 +1,121 @@
+"""Dealing: the start of a hand (button, blinds and posts) and the streets' cards.
+
+Rules 34-36 place the button and blinds (through :mod:`buttons`), RP-11 orders the big-blind
+ante after the big blind, 25 keeps a level announced during a hand for the next one, and 37-C
+re-deals a misdealt hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+from protocol.commands import Deal, StartHand
+from protocol.config import Level
+from protocol.events import Dealt, HandStart, Irregular, Post
+from server.engine import buttons, penalties
+from server.engine.errors import Illegal
+from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
+from server.engine.state import TableState
+
+
+def start_hand(
+    t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False, level: Level | None = None
+) -> Move:
+    """Deal a hand: button and blinds (34-36), posts (RP-11), the penalised seats' kills (74-C).
+
+    A re-deal after a misdeal is the same hand at the same level (37-C)."""
+    where = buttons.next_positions(t)
+    if where is None:
+        raise Illegal("", "fewer than two players can be dealt in", code="short_table")
+    correct = where.button
+    if cmd.button is not None and cmd.button != where.button:
+        if t.seat(cmd.button) is None and cmd.button not in range(1, 11):
+            raise Illegal("36-A", f"seat {cmd.button} is not a seat")
+        where = buttons.placed_at(t, where, cmd.button)
+    # 25: a level announced during a hand applies from the next one; a re-deal is the same
+    # hand, at the same level (37-C).
+    level = level or t.next_level or t.level
+    sb_amount, bb_amount = level.blinds
+    stacks = {s.number: s.stack for s in t.seats}
+    posts: list[Post] = []
+
+    def post(seat: int, kind: str, amount: int) -> None:
+        paid = min(amount, stacks[seat])
+        if paid <= 0:
+            return
+        stacks[seat] -= paid
+        posts.append(Post(seat, kind, paid, stacks[seat] == 0))  # type: ignore[arg-type]
+
+    rules: list[str] = ["37-C"] if redeal else []
+    if level.ante and not level.bba:
+        for n in where.dealt:
+            post(n, "ante", level.ante)
+    if where.small_blind is not None:
+        post(where.small_blind, "small_blind", sb_amount)
+    post(where.big_blind, "big_blind", bb_amount)
+    if level.ante and level.bba:
+        # RP-11: big blind first, then the big-blind ante from what is left.
+        post(where.big_blind, "ante", level.ante)
+        rules.append("RP-11")
+    if where.button not in where.dealt:
+        rules.append("34")
+    if t.started and where.button != t.sb_pos and len(where.dealt) > 2:
+        rules.append("36-B")
+    if len(where.dealt) == 2:
+        rules.append("36-C")
+    for seat in cmd.cards:
+        if seat not in where.dealt:
+            raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
+    penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
+    if where.button != correct:
+        rules.append("36-A")
+    small = (
+        f"small blind seat {where.small_blind}"
+        if where.small_blind is not None
+        else "dead small blind"
+    )
+    emit(
+        HandStart(
+            hand=t.hand + 1,
+            button=where.button,
+            small_blind=where.small_blind,
+            big_blind=where.big_blind,
+            blinds=level.blinds,
+            ante=level.ante,
+            bba=level.bba,
+            dealt=list(where.dealt),
+            posts=posts,
+            cards={k: list(v) for k, v in cmd.cards.items()},
+            redeal=redeal,
+            rules=rules,
+            text=f"Hand {t.hand + 1}: button {where.button}, {small}, "
+            f"big blind seat {where.big_blind}",
+        )
+    )
+    if where.button != correct:
+        emit(
+            Irregular(
+                kind="wrong_button",
+                seat=correct,
+                total=where.button,
+                correct=correct,
+                rules=["36-A"],
+                text=f"The button is on seat {where.button} but belongs on seat {correct}:"
+                " corrected if found before substantial action, kept after (36-A)",
+            )
+        )
+    penalties.kill_penalised(t, penalised, emit)
+    return ResumeAfter(where.big_blind)
+
+
+def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:
+    """A street's cards are on the board."""
+    emit(Dealt(street=cmd.street, cards=list(cmd.cards), board=[*t.board, *cmd.cards]))
+    return StreetDealt()
+
+
+def check_unseen(t: TableState, cards: list[str]) -> None:
+    seen = set(t.board)
+    for s in t.seats:
+        seen.update(s.cards)
+    for c in cards:
+        if c in seen or cards.count(c) > 1:
+            raise Illegal("37-E", f"{c} is already in play: a duplicate card means a fouled deck")
