@@ -3,8 +3,10 @@
 Tournaments play a dead button (34): the big blind moves to the next player, the small blind
 sits where the big blind was, and the button where the small blind was — even on an empty
 seat. When the button would be dead and several seats are empty, it moves past them so that
-new players can sit anywhere but between the small blind and the button (36-B). Heads-up the
-small blind is the button (36-C), and nobody takes the big blind twice in a row.
+as many new players as possible can play at once (36-B). A new player plays from any seat,
+the blinds' and the button's included, except one between the small blind and the button,
+which waits for the button to pass (9-A, 11-A). Heads-up the small blind is the button
+(36-C), and nobody takes the big blind twice in a row.
 """
 
 from __future__ import annotations
@@ -46,18 +48,10 @@ def next_positions(t: TableState) -> Positions | None:
         small = first if len(players) == 2 and first in players else _after(players, first)
         return Positions(first, small, small, _after(players, small), tuple(players))
     sb_pos = t.big_blind
-    button = t.sb_pos
-    # Seats taken by new players since the last hand still count as empty here: the button
-    # moved past them when the hand ended, before anyone sat down (36-B).
-    occupied = {s.number for s in t.seats if not s.waiting}
-    if button not in occupied:
-        # 36-B: a dead button moves past empty seats up to the small blind.
-        step = button % 10 + 1
-        while step != sb_pos and step not in occupied:
-            button = step
-            step = step % 10 + 1
-    # New players may not be dealt in between the small blind and the button (9, 11-A).
-    waiting = {s.number for s in t.seats if s.waiting and _waits(s.number, button, sb_pos)}
+    button = _button(t, players, sb_pos)
+    # 9-A, 11-A: a new player plays from any seat, the button's included, but one seated
+    # between the small blind and the button waits for the button to pass.
+    waiting = {s.number for s in t.seats if s.waiting and _between(s.number, button, sb_pos)}
     dealt = [n for n in players if n not in waiting]
     if len(dealt) < 2:
         return None
@@ -67,6 +61,27 @@ def next_positions(t: TableState) -> Positions | None:
         return Positions(other, other, other, bb, tuple(dealt))
     sb = sb_pos if sb_pos in dealt else None
     return Positions(button, sb, sb_pos, bb, tuple(dealt))
+
+
+def _button(t: TableState, players: list[int], sb_pos: int) -> int:
+    """Where the button goes: where the small blind was (34), moved on past empty seats (36-B).
+
+    Seats taken by new players since the last hand still count as empty here: the button moved
+    past them when the hand ended, before anyone sat down (36-B). When nobody sits after the
+    last big blind before the last small blind (heads-up, 36-C, or down to two), the last small
+    blind is the next big blind — nobody skips it (36-B) — so the button cannot go there: it
+    goes to the seat right of the small blind, and new players seated before it play.
+    """
+    if _after(players, t.big_blind) == t.sb_pos:
+        return _before(sb_pos)
+    button = t.sb_pos
+    occupied = {s.number for s in t.seats if not s.waiting}
+    if button not in occupied:
+        step = button % 10 + 1
+        while step != sb_pos and step not in occupied:
+            button = step
+            step = step % 10 + 1
+    return button
 
 
 def placed_at(t: TableState, correct: Positions, button: int) -> Positions:
@@ -79,5 +94,6 @@ def placed_at(t: TableState, correct: Positions, button: int) -> Positions:
     return Positions(button, small, small, _after(dealt, small), correct.dealt)
 
 
-def _waits(seat: int, button: int, sb_pos: int) -> bool:
-    return seat == button or _between(seat, button, sb_pos)
+def _before(seat: int) -> int:
+    """The seat to the right of ``seat`` (seats 1-10 round the table)."""
+    return (seat - 2) % 10 + 1
