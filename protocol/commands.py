@@ -164,8 +164,10 @@ IrregularityKind = Literal[
 class Irregularity(_Command, tag="irregularity", frozen=True):
     """Something went wrong at the table and the dealer or floor reports it.
 
-    ``short_card``: the button was dealt a card short (39). ``wrong_card_count``: a seat holds
-    the wrong number of cards (37-A-5 before substantial action, 40 after). ``flop_not_burned``
+    ``short_card``: a seat was dealt a card short; ``wrong_card_count``: a seat holds the wrong
+    number of cards, and ``cards`` (the cards it holds) tell short from extra. The button short
+    a card gets it (39); any other wrong count is a misdeal before substantial action (37-A-5),
+    a dead hand after it (40). ``flop_not_burned``
     (41-B). ``under_raise`` / ``pot_miscount``: a short raise or a miscounted pot-limit bet
     recorded ``as_played`` is found (54-A, 54-B). ``wrong_button``: the button was placed wrong
     (36-A). ``premature_call`` (61-B) and

@@ -127,6 +127,9 @@ def carry_out(t: TableState, move: Move, emit: Emit) -> None:
     match move:
         case ResumeAfter(seat=seat) if t.phase == "betting":
             progress(t, emit, seat)
+        case ResumeAfter() if t.phase == "deal" and t.live_count() == 1:
+            # A hand killed between streets (39, 40) left one hand: it wins at once.
+            _uncontested(t, emit)
         case PromptAgain() if t.phase == "betting" and t.to_act is not None:
             s = t.seat(t.to_act)
             if s is not None:

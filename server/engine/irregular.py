@@ -1,8 +1,9 @@
 """Irregularities at the table and the procedures that resolve them.
 
-Misdeals and fouled decks (37), the button short a card (39), the wrong number of cards after
-substantial action (40), cards dealt before the action was complete (RP-5) and irregular flops
-(41), bets found wrong after the fact (54), conditional statements and premature calls (61).
+Misdeals and fouled decks (37), wrong card counts (the button short a card, 39; any other
+wrong count, 37-A-5 before substantial action and 40 after), cards dealt before the action was
+complete (RP-5) and irregular flops (41), bets found wrong after the fact (54), conditional
+statements and premature calls (61).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from server.engine import betting, words
 from server.engine.actions import action_event, is_substantial
 from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
-from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
+from server.engine.hands import OMAHA_GAMES
+from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, TryShowdown
 from server.engine.reading import Reading
 from server.engine.state import STREETS, Seat, TableState
 
@@ -25,7 +27,9 @@ def _in_hand(t: TableState) -> None:
         raise Illegal("", "no hand is in play", code="no_hand")
 
 
-def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") -> Move:
+def misdeal(
+    t: TableState, cmd: Misdeal, emit: Emit, reason_rules: tuple[str, ...] = ("37-A",)
+) -> Move:
     """37: before substantial action the hand is dealt again exactly as it was (37-C)."""
     _in_hand(t)
     if t.sa:
@@ -39,8 +43,8 @@ def misdeal(t: TableState, cmd: Misdeal, emit: Emit, reason_rule: str = "37-A") 
         Misdealt(
             hand=t.hand,
             reason=cmd.reason,
-            rules=[reason_rule, "37-C"],
-            text=f"Misdeal ({cmd.reason or reason_rule}): every chip goes back; hand "
+            rules=[*reason_rules, "37-C"],
+            text=f"Misdeal ({cmd.reason or reason_rules[-1]}): every chip goes back; hand "
             f"{t.hand} is dealt again"
             " with the same button, level and players (37-C)",
         )
@@ -130,10 +134,8 @@ def report(t: TableState, cmd: Irregularity, emit: Emit) -> Move:
     """The dealer or floor reports an irregularity found during the hand."""
     _in_hand(t)
     match cmd.kind:
-        case "short_card":
-            return _short_card(t, _seat(t, cmd.seat), emit)
-        case "wrong_card_count":
-            return _wrong_cards(t, _seat(t, cmd.seat), emit)
+        case "short_card" | "wrong_card_count":
+            return _card_count(t, _seat(t, cmd.seat), cmd, emit)
         case "flop_not_burned":
             _flop_not_burned(t, emit)
         case "under_raise" | "pot_miscount":
@@ -188,9 +190,10 @@ def _acted(t: TableState, seat: int) -> bool:
 
 
 def _kill(t: TableState, s: Seat, rule: str, why: str, emit: Emit) -> Move:
+    """A dead hand: the seat is folded, its chips stay in the pot; the hand goes on without it."""
     emit(action_event(t, s, Reading("fold", s.bet, 0, [rule]), [], [why], forced=True))
-    if t.phase != "betting":
-        return None
+    if t.phase == "showdown":
+        return TryShowdown()
     to_act = t.to_act if t.to_act is not None and t.to_act != s.number else s.number + 1
     return ResumeAfter(to_act - 1)
 
@@ -200,7 +203,7 @@ def _wrong_button(t: TableState, emit: Emit) -> Move:
     if t.button_error is None:
         raise Illegal("36-A", "the button is where it belongs")
     if not t.sa:
-        return misdeal(t, Misdeal(reason="the button was misplaced"), emit, "36-A")
+        return misdeal(t, Misdeal(reason="the button was misplaced"), emit, ("36-A",))
     emit(
         Irregular(
             kind="wrong_button",
@@ -217,39 +220,82 @@ def _wrong_button(t: TableState, emit: Emit) -> Move:
     return None
 
 
-def _short_card(t: TableState, s: Seat, emit: Emit) -> Move:
-    """39: the button short a card may get it even after substantial action, unless it acted."""
-    if _acted(t, s.number):
-        return _kill(t, s, "39", "acted while a card short: dead hand", emit)
-    emit(
-        Irregular(
-            kind="short_card",
-            seat=s.number,
-            rules=["39"],
-            text=f"Seat {s.number} is a card short: deal it the missing card (39)",
-        )
-    )
-    return None
+def _hole_cards(game: str) -> int:
+    """The cards of a hand: four in Omaha, two in hold'em."""
+    return 4 if game in OMAHA_GAMES else 2
 
 
-def _wrong_cards(t: TableState, s: Seat, emit: Emit) -> Move:
-    """37-A-5 before substantial action (misdeal); 40 after it (the hand is dead)."""
+def _card_count(t: TableState, s: Seat, cmd: Irregularity, emit: Emit) -> Move:
+    """39 for the button short a card; any other wrong count is 37-A-5 or 40 (38 decides)."""
+    short = _is_short(t, s, cmd)
+    held = _held(t, cmd, short)
+    if short and s.number == t.button:
+        return _short_button(t, s, cmd, emit)
     if not t.sa:
         return misdeal(
-            t, Misdeal(reason=f"seat {s.number} dealt the wrong number of cards"), emit, "37-A"
+            t, Misdeal(reason=f"37-A-5: seat {s.number} {held}"), emit, ("37-A", "37-A-5")
         )
     emit(
         Irregular(
             kind="wrong_card_count",
             seat=s.number,
             rules=["40"],
-            text=f"Seat {s.number} holds the wrong number of cards after substantial "
-            f"action: its hand is dead;"
-            " burn exactly one card for the next street, never an extra one and never a "
-            "misdealt card (40)",
+            text=f"Seat {s.number} {held} after substantial action: its hand is dead, its cards"
+            " go to the muck and its chips stay in the pot; burn exactly one card for the next"
+            " street, never an extra one and never a misdealt card (40)",
         )
     )
     return _kill(t, s, "40", "wrong number of cards after substantial action: dead hand", emit)
+
+
+def _is_short(t: TableState, s: Seat, cmd: Irregularity) -> bool:
+    """Short or extra: the cards the seat holds tell, when the report gives them; else its kind.
+
+    The button's wrong count without its cards is refused: short it gets the card (39), with
+    an extra card it is a misdeal or a dead hand.
+    """
+    want = _hole_cards(t.game)
+    if not cmd.cards:
+        if cmd.kind == "wrong_card_count" and s.number == t.button:
+            raise Illegal(
+                "39",
+                f"seat {s.number} has the button: report it short a card, or enter the cards "
+                "it holds (a card short, the button gets the card)",
+            )
+        return cmd.kind == "short_card"
+    held = len(cmd.cards)
+    if held == want:
+        raise Illegal("37-A-5", f"seat {s.number} holds {held} cards, the right number in {t.game}")
+    if cmd.kind == "short_card" and held > want:
+        raise Illegal("39", f"seat {s.number} holds {held} cards: more than {want}, not short")
+    return held < want
+
+
+def _held(t: TableState, cmd: Irregularity, short: bool) -> str:
+    """What the seat holds, in the words of the ruling."""
+    want = _hole_cards(t.game)
+    if cmd.cards:
+        n = len(cmd.cards)
+        return f"holds {n} card{'' if n == 1 else 's'} instead of {want}"
+    return "is a card short" if short else "holds the wrong number of cards"
+
+
+def _short_button(t: TableState, s: Seat, cmd: Irregularity, emit: Emit) -> Move:
+    """39: the button short a card gets it, even after substantial action, unless it acted."""
+    if _acted(t, s.number):
+        return _kill(t, s, "39", "the button acted a card short: dead hand", emit)
+    missing = _hole_cards(t.game) - len(cmd.cards) if cmd.cards else 1
+    cards = "the missing card" if missing == 1 else f"the {missing} missing cards"
+    emit(
+        Irregular(
+            kind="short_card",
+            seat=s.number,
+            rules=["39"],
+            text=f"Seat {s.number} has the button and is short: deal it {cards}, substantial"
+            " action or not, as long as it has not acted (39)",
+        )
+    )
+    return None
 
 
 def _flop_not_burned(t: TableState, emit: Emit) -> None:
