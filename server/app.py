@@ -16,6 +16,7 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -32,7 +33,7 @@ from server import metrics
 from server.connection import Connection
 from server.embedded_redis import EmbeddedRedis
 from server.fanout import Fanout
-from server.station import Station
+from server.station import Gate, Services, Station
 from server.store import Store
 from server.tables import Tables
 
@@ -79,19 +80,21 @@ class App:
         pool_size = getattr(redis.connection_pool, "max_connections", REDIS_CONNECTIONS)
         self.tables = Tables(self.store, slots=max(1, pool_size * 15 // 16))
         self.fanout = Fanout(redis, self.store)
-        self.draining = False
-        self.in_flight = 0
+        self.gate = Gate()
+        self.services = Services(
+            self.tables, self.fanout, self.store, self.secret, self.name, self.heartbeat, self.gate
+        )
 
     async def handle(self, ws: ServerConnection) -> None:
         assert isinstance(ws, Connection)  # serve() makes every connection one of ours
-        await Station(ws, self).run()
+        await Station(ws, self.services).run()
 
     async def ready(self) -> bool:
         try:
             await asyncio.wait_for(self.redis.ping(), 1.0)
         except Exception:
             return False
-        return self.fanout.healthy and not self.draining
+        return self.fanout.healthy and not self.gate.draining
 
     async def http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?")[0]
@@ -194,10 +197,10 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
         if started is not None:
             started.set()
         await stop.wait()
-        app.draining = True
+        app.gate.draining = True
         server.close(close_connections=False)
         for _ in range(100):
-            if app.in_flight == 0:
+            if app.gate.in_flight == 0:
                 break
             await asyncio.sleep(0.05)
         await asyncio.gather(
@@ -224,7 +227,18 @@ def _announce(settings: Settings, redis_url: str, embedded: bool) -> None:
     http = f"http://{settings.host}:{settings.port}"
     where_data = f" (embedded, data in {settings.data_dir / 'redis'})" if embedded else ""
     print(f"Tablewire is up: {ws}  (health {http}/healthz, metrics {http}/metrics)")
-    print(f"Redis: {redis_url}{where_data}")
+    print(f"Redis: {_without_password(redis_url)}{where_data}")
     print("Connect a station with a token, e.g.:")
     print(f"  tablewire token --data-dir {settings.data_dir} --role admin --tournament main")
     print('then send {"type": "hello", "token": "..."} as the first websocket frame.', flush=True)
+
+
+def _without_password(url: str) -> str:
+    """The Redis URL as it may be logged: a password in it is masked."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))

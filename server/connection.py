@@ -6,6 +6,10 @@ write apiece; at a couple of thousand commands a second that was most of the ser
 Here a station's outbox (``server.outbox``) hands over all the frames queued during one turn
 of the event loop, and they leave in one ``writelines`` call, which uvloop (and asyncio from
 Python 3.12) turns into a single ``writev``.
+
+Nothing of the library is overridden. What this uses beyond its documented API — the
+connection's ``paused`` flag and ``drain()`` for flow control — is pinned by the version range
+in ``pyproject.toml`` and checked by ``tests/test_websockets_contract.py``.
 """
 
 from __future__ import annotations
@@ -29,18 +33,18 @@ class Connection(ServerConnection):
             return
         for frame in frames:
             self.protocol.send_text(frame)
-        self.send_data()
+        self._write_pending()
 
     async def writable_again(self) -> None:
         """Return once the socket takes data again (or the connection is gone)."""
         with contextlib.suppress(Exception):
             await self.drain()
 
-    def send_data(self) -> None:
-        """Write everything the protocol has queued at once; then half-close if it asked to.
+    def _write_pending(self) -> None:
+        """Write everything the protocol has queued in one call; half-close if it asked to.
 
-        The protocol marks a half-close with an empty chunk after the close frame, as the
-        library's own ``send_data`` expects; it is honoured the same way here.
+        The sans-I/O protocol marks a half-close with an empty chunk after the close frame;
+        it is honoured as the library itself does.
         """
         chunks = self.protocol.data_to_send()
         data = [chunk for chunk in chunks if chunk]

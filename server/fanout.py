@@ -1,6 +1,11 @@
 """Fan-out: every instance follows every commit through one Redis pattern subscription and
 hands each table's events to the stations watching it, in sequence order.
 
+The fan-out knows its stations only as :class:`Subscriber`: something that is offered frames,
+told of new tables and told to resync. A delayed display (a token's ``delay``) is not sent a
+frame by itself: frames for each delay go through one :class:`DelayLine` shared by every
+station with that delay, and come out when the delay has passed since their commit.
+
 An instance remembers the last event number it delivered per table. A jump in the numbers (a
 message lost while the subscription was down, a Redis restart) is filled from the table's log
 before anything newer is delivered. A liveness probe — a message this instance publishes to
@@ -15,9 +20,9 @@ import contextlib
 import logging
 import time
 import uuid
-from collections import defaultdict
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 import msgspec
 from redis.asyncio import Redis
@@ -26,9 +31,6 @@ from protocol.wire import Events, encoder
 from server import metrics
 from server.store import CHANNEL_PATTERN, Published, Store, channel
 from server.views import public_events
-
-if TYPE_CHECKING:
-    from server.station import Station
 
 log = logging.getLogger("tablewire.fanout")
 _published = msgspec.json.Decoder(Published)
@@ -87,13 +89,72 @@ def frames_from(tournament: str, table: str, found: list[tuple[int, bytes]]) -> 
         yield Frame(tournament, table, part[0][0], [e for _, e in part], time.time())
 
 
+Key = tuple[str, str]
+"""(tournament, table)"""
+
+
+class Subscriber(Protocol):
+    """What the fan-out needs of a station."""
+
+    @property
+    def delay(self) -> float:
+        """Seconds its frames are held back after their commit (0: live)."""
+
+    def offer(self, key: Key, frame: Frame) -> None:
+        """A table's frame, in sequence order."""
+
+    def new_table(self, key: Key) -> None:
+        """A table was created in a tournament it watches."""
+
+    def resync(self, reason: str) -> None:
+        """Events it is owed are lost: it must start again from a snapshot."""
+
+
+class DelayLine:
+    """Frames held back ``delay`` seconds after their commit, once for all the stations with
+    that delay; a display's delay costs the server the frames of ``delay`` seconds, whatever
+    the number of displays."""
+
+    def __init__(self, delay: float, release: Callable[[float, Frame], None]) -> None:
+        self.delay = delay
+        self.release = release
+        self.held: deque[Frame] = deque()
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, frame: Frame) -> None:
+        self.held.append(frame)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while self.held:
+                due = self.held[0].at + self.delay
+                await asyncio.sleep(max(0.0, due - time.time()))
+                now = time.time()
+                while self.held and self.held[0].at + self.delay <= now:
+                    self.release(self.delay, self.held.popleft())
+        finally:
+            self.task = None
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self.held.clear()
+
+
 class Fanout:
     def __init__(self, redis: Redis, store: Store) -> None:
         self.redis = redis
         self.store = store
-        self.by_table: dict[tuple[str, str], set[Station]] = defaultdict(set)
-        self.by_tournament: dict[str, set[Station]] = defaultdict(set)
-        self.last_seq: dict[tuple[str, str], int] = {}
+        self.by_table: dict[Key, set[Subscriber]] = defaultdict(set)
+        self.by_tournament: dict[str, set[Subscriber]] = defaultdict(set)
+        self.watched: dict[Subscriber, set[Key | str]] = defaultdict(set)
+        """What each station watches, so a station that leaves is forgotten at once."""
+        self.lines: dict[float, DelayLine] = {}
+        self.delayed: dict[float, int] = defaultdict(int)
+        """Stations per delay: a delay line lives while a station uses it."""
+        self.last_seq: dict[Key, int] = {}
         self.nonce = uuid.uuid4().hex
         self.probe_seen = 0.0
         self.subscribed = False
@@ -102,15 +163,57 @@ class Fanout:
     def healthy(self) -> bool:
         return self.subscribed and time.monotonic() - self.probe_seen < PROBE_GRACE
 
-    def watch(self, station: Station, tournament: str, table: str | None) -> None:
+    def watch(self, station: Subscriber, tournament: str, table: str | None) -> None:
+        if not self.watched[station] and station.delay:
+            self.delayed[station.delay] += 1
         if table is None:
             self.by_tournament[tournament].add(station)
+            self.watched[station].add(tournament)
         else:
             self.by_table[(tournament, table)].add(station)
+            self.watched[station].add((tournament, table))
 
-    def forget(self, station: Station) -> None:
-        for stations in (*self.by_table.values(), *self.by_tournament.values()):
+    def unwatch(self, station: Subscriber, tournament: str, table: str | None) -> None:
+        """Stop one subscription of the station; the others stay."""
+        what: Key | str = tournament if table is None else (tournament, table)
+        watched = self.watched.get(station)
+        if watched is None or what not in watched:
+            return
+        watched.discard(what)
+        if isinstance(what, str):
+            self._drop(self.by_tournament, what, station)
+        else:
+            self._drop(self.by_table, what, station)
+        if not watched:
+            del self.watched[station]
+            if station.delay:
+                self._line_left(station.delay)
+
+    def forget(self, station: Subscriber) -> None:
+        watched = self.watched.pop(station, set())
+        for what in watched:
+            if isinstance(what, str):
+                self._drop(self.by_tournament, what, station)
+            else:
+                self._drop(self.by_table, what, station)
+        if watched and station.delay:
+            self._line_left(station.delay)
+
+    @staticmethod
+    def _drop(index: dict[Any, set[Subscriber]], what: Any, station: Subscriber) -> None:
+        stations = index.get(what)
+        if stations is not None:
             stations.discard(station)
+            if not stations:
+                del index[what]
+
+    def _line_left(self, delay: float) -> None:
+        self.delayed[delay] -= 1
+        if self.delayed[delay] <= 0:
+            del self.delayed[delay]
+            line = self.lines.pop(delay, None)
+            if line is not None:
+                line.stop()
 
     async def run(self) -> None:
         """Follow the commits forever, reconnecting and repairing after any failure."""
@@ -182,7 +285,7 @@ class Fanout:
                     return
         self.deliver(frame)
 
-    async def fill(self, key: tuple[str, str], since: int) -> None:
+    async def fill(self, key: Key, since: int) -> None:
         found = await self.store.events_since(key[0], key[1], since)
         if found is None:
             for station in self._stations(key):
@@ -197,7 +300,7 @@ class Fanout:
         for key, last in list(self.last_seq.items()):
             await self.fill(key, last)
 
-    def _stations(self, key: tuple[str, str]) -> set[Station]:
+    def _stations(self, key: Key) -> set[Subscriber]:
         return self.by_table.get(key, set()) | self.by_tournament.get(key[0], set())
 
     def deliver(self, frame: Frame) -> None:
@@ -207,4 +310,16 @@ class Fanout:
         self.last_seq[key] = frame.last
         metrics.FANOUT_LAG.observe(max(0.0, time.time() - frame.at))
         for station in self._stations(key):
-            station.offer(key, frame)
+            if not station.delay:
+                station.offer(key, frame)
+        for delay in self.delayed:
+            line = self.lines.get(delay)
+            if line is None:
+                line = self.lines[delay] = DelayLine(delay, self._released)
+            line.put(frame)
+
+    def _released(self, delay: float, frame: Frame) -> None:
+        key = (frame.tournament, frame.table)
+        for station in self._stations(key):
+            if station.delay == delay:
+                station.offer(key, frame)

@@ -1,17 +1,19 @@
-"""A station's outbox: what the server has still to send one station, bounded.
+"""A station's outbox: what the server has still to send one station, bounded in bytes.
 
 Frames are written at the end of the current turn of the event loop, all those queued during
 the turn in one socket write, with no task switch per frame. While the station's socket is
-backed up (the station is not reading), frames wait here; once ``limit`` are waiting the
-station is too slow: the outbox closes and ``overflow`` is called, and nobody else waits for
-it. A display with a delay has each frame held back for that long first.
+backed up (the station is not reading), frames wait here; once they add up to ``limit`` bytes
+the station is too slow: the outbox closes and ``overflow`` is called, and nobody else waits
+for it. Bytes, not frames, are counted: a catch-up of a long table is a few large frames, a
+busy room many small ones, and memory is what a slow or hostile station must not take.
+
+A catch-up waits on :meth:`below` before it reads the next page of the log, so a station
+that asks for a long history gets it as fast as it reads it, and no faster.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import deque
 from collections.abc import Callable
 
 from server.connection import Connection
@@ -22,45 +24,49 @@ class Outbox:
         self.ws = ws
         self.limit = limit
         self.overflow = overflow
-        self.delay = 0.0
         self.closed = False
+        self.size = 0
+        """Bytes queued here and not yet handed to the socket."""
         self._ready: list[bytes] = []
-        self._held: deque[tuple[float, bytes]] = deque()
         self._flush_due = False
         self._waiting: asyncio.Task[None] | None = None
-        self._releasing: asyncio.Task[None] | None = None
+        self._room = asyncio.Event()
+        self._room.set()
 
     def __len__(self) -> int:
-        return len(self._ready) + len(self._held)
+        return len(self._ready)
 
     def put(self, data: bytes) -> None:
         if self.closed:
             return
-        if len(self) >= self.limit:
+        if self.size + len(data) > self.limit:
             self.close()
             self.overflow()
             return
-        if self.delay:
-            self._held.append((time.monotonic() + self.delay, data))
-            if self._releasing is None:
-                self._releasing = asyncio.get_running_loop().create_task(self._release())
-            return
-        self._queue(data)
+        self._ready.append(data)
+        self.size += len(data)
+        self._room.clear()
+        if not self._flush_due and self._waiting is None:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    async def below(self, level: int) -> None:
+        """Return once less than ``level`` bytes wait here and the socket takes data (or the
+        outbox is closed)."""
+        while not self.closed and (self.size >= level or not self.ws.writable):
+            if self.size >= level:
+                await self._room.wait()
+            else:
+                await self.ws.writable_again()
 
     def close(self) -> None:
         """Send nothing more; what is still waiting is dropped."""
         self.closed = True
         self._ready.clear()
-        self._held.clear()
-        for task in (self._waiting, self._releasing):
-            if task is not None:
-                task.cancel()
-
-    def _queue(self, data: bytes) -> None:
-        self._ready.append(data)
-        if not self._flush_due and self._waiting is None:
-            self._flush_due = True
-            asyncio.get_running_loop().call_soon(self._flush)
+        self.size = 0
+        self._room.set()
+        if self._waiting is not None:
+            self._waiting.cancel()
 
     def _flush(self) -> None:
         self._flush_due = False
@@ -70,19 +76,11 @@ class Outbox:
             self._waiting = asyncio.get_running_loop().create_task(self._wait())
             return
         frames, self._ready = self._ready, []
+        self.size = 0
+        self._room.set()
         self.ws.write_frames(frames)
 
     async def _wait(self) -> None:
         await self.ws.writable_again()
         self._waiting = None
         self._flush()
-
-    async def _release(self) -> None:
-        """Move held frames to the socket as their delay runs out."""
-        while self._held:
-            due, _ = self._held[0]
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            now = time.monotonic()
-            while self._held and self._held[0][0] <= now:
-                self._queue(self._held.popleft()[1])
-        self._releasing = None

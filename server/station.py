@@ -1,8 +1,15 @@
 """One station's websocket connection: sign-in, subscriptions, commands, a bounded outbox.
 
-Everything the server sends a station goes through its outbox (``server.outbox``). A station
-too slow to keep up is told to resync and closed; nobody else waits for it. Frames are checked
-against the station's role and scope before anything is done.
+Everything the server sends a station goes through its outbox (``server.outbox``), bounded in
+bytes. A station too slow to keep up is told to resync and closed; nobody else waits for it.
+Frames are checked against the station's role and scope before anything is done.
+
+Catching a station up is paged: the log is read ``PAGE`` events at a time, and the next page
+only once the station has taken the last one, so a station that asks for a long history again
+and again (or never reads) costs one page and its outbox, no more. A subscription replaces the
+same one still catching up. A history longer than ``REPLAY_MAX`` events, or a ``since`` that the
+table has not reached, is answered with a snapshot. Live frames that arrive during a catch-up
+wait for it, up to ``HOLD_BYTES``; past that they are dropped and read from the log instead.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ import logging
 import os
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 from websockets.exceptions import ConnectionClosed
@@ -37,7 +45,6 @@ from protocol.wire import (
     Pong,
     Resync,
     Send,
-    Snapshot,
     Subscribe,
     Unsubscribe,
     Welcome,
@@ -46,17 +53,22 @@ from protocol.wire import (
 )
 from server import metrics
 from server.connection import Connection
-from server.fanout import Frame, frames_from
+from server.fanout import Fanout, Frame, frames_from
 from server.outbox import Outbox
-from server.tables import Applied, Busy
+from server.store import Store
+from server.tables import Applied, Busy, Tables
 from server.tokens import Claims, TokenError, verify
-from server.views import table_view
-
-if TYPE_CHECKING:
-    from server.app import App
+from server.views import snapshot_message
 
 log = logging.getLogger("tablewire.station")
-OUTBOX = int(os.environ.get("TABLEWIRE_OUTBOX", "2000"))
+OUTBOX_BYTES = int(os.environ.get("TABLEWIRE_OUTBOX_BYTES", str(4 * 1024 * 1024)))
+"""Bytes waiting for one station before it is told to resync."""
+PAGE = 200
+"""Events read from the log at a time when catching a station up."""
+REPLAY_MAX = int(os.environ.get("TABLEWIRE_REPLAY_MAX", "5000"))
+"""A station further behind than this many events gets a snapshot instead."""
+HOLD_BYTES = 1024 * 1024
+"""Live frames held for a station while it catches up; past that they are read from the log."""
 RATE = 200.0
 BURST = 400.0
 FLOOD_LIMIT = 2_000
@@ -64,6 +76,55 @@ HELLO_TIMEOUT = 10.0
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
+Key = tuple[str, str]
+
+
+class _Id(msgspec.Struct):
+    """Just the command id of a frame, to name the command a flood answer dropped."""
+
+    id: str | None = None
+
+
+_id_decoder = msgspec.json.Decoder(_Id)
+
+
+def _frame_id(raw: str | bytes) -> str | None:
+    try:
+        found = _id_decoder.decode(raw).id
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return found if found is None or len(found) <= 128 else None
+
+
+@dataclass
+class Gate:
+    """The service's admission: closed while draining for SIGTERM; commands in flight."""
+
+    draining: bool = False
+    in_flight: int = 0
+
+
+@dataclass
+class Services:
+    """What a station works with, handed to it by the app."""
+
+    tables: Tables
+    fanout: Fanout
+    store: Store
+    secret: bytes
+    name: str
+    heartbeat: float
+    gate: Gate = field(default_factory=Gate)
+
+
+@dataclass
+class _CatchUp:
+    """A table being caught up, and the live frames that wait for it."""
+
+    task: asyncio.Task[None] | None = None
+    held: list[Frame] = field(default_factory=list)
+    held_bytes: int = 0
+    dropped: bool = False
 
 
 def refusal(code: str, message: str, **extra: Any) -> bytes:
@@ -90,13 +151,15 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
 
 
 class Station:
-    def __init__(self, ws: Connection, app: App) -> None:
+    def __init__(self, ws: Connection, services: Services) -> None:
         self.ws = ws
-        self.app = app
+        self.services = services
         self.claims: Claims | None = None
-        self.outbox = Outbox(ws, OUTBOX, lambda: self.resync("the station fell behind"))
-        self.last_sent: dict[tuple[str, str], int] = {}
-        self.catching_up: dict[tuple[str, str], list[Frame]] = {}
+        self.outbox = Outbox(ws, OUTBOX_BYTES, lambda: self.resync("the station fell behind"))
+        self.last_sent: dict[Key, int] = {}
+        self.catching_up: dict[Key, _CatchUp] = {}
+        self.following: dict[tuple[str, str | None], asyncio.Task[None]] = {}
+        """The task serving each subscription, replaced by the same subscription again."""
         self.closing = False
         self.closed_for_resync = asyncio.Event()
         self.tokens = BURST
@@ -106,6 +169,10 @@ class Station:
     @property
     def public(self) -> bool:
         return self.claims is not None and self.claims.role == "display"
+
+    @property
+    def delay(self) -> float:
+        return self.claims.delay if self.claims is not None and self.public else 0.0
 
     # --- outbox -------------------------------------------------------------------------
 
@@ -130,19 +197,31 @@ class Station:
         finally:
             self.closed_for_resync.set()
 
-    def new_table(self, key: tuple[str, str]) -> None:
+    def new_table(self, key: Key) -> None:
         """A table was created in a watched tournament: send its snapshot."""
         if key not in self.last_sent and not self.closing:
-            asyncio.get_running_loop().create_task(self._catch_up(key, -1))
+            self._start_catch_up(key, -1)
 
-    def offer(self, key: tuple[str, str], frame: Frame) -> None:
+    def offer(self, key: Key, frame: Frame) -> None:
         """A live frame from the fan-out."""
-        if key in self.catching_up:
-            self.catching_up[key].append(frame)
+        waiting = self.catching_up.get(key)
+        if waiting is not None:
+            if waiting.dropped:
+                return
+            size = sum(len(e) for e in frame.events)
+            if waiting.held_bytes + size > HOLD_BYTES:
+                waiting.held, waiting.held_bytes, waiting.dropped = [], 0, True
+                return
+            waiting.held.append(frame)
+            waiting.held_bytes += size
+            return
+        if key in self.last_sent and frame.seq > self.last_sent[key] + 1:
+            # Frames in between never came this way (a delay line started late): read them.
+            self._start_catch_up(key, self.last_sent[key], [frame])
             return
         self._deliver(key, frame)
 
-    def _deliver(self, key: tuple[str, str], frame: Frame) -> None:
+    def _deliver(self, key: Key, frame: Frame) -> None:
         last = self.last_sent.get(key, 0)
         if frame.last <= last and key in self.last_sent:
             return
@@ -158,7 +237,6 @@ class Station:
                 return
             assert self.claims is not None
             metrics.CONNECTIONS.labels(self.claims.role).inc()
-            self.outbox.delay = self.claims.delay
             try:
                 await self._read()
             finally:
@@ -168,7 +246,12 @@ class Station:
         finally:
             self.closing = True
             self.outbox.close()
-            self.app.fanout.forget(self)
+            for task in [*self.following.values()]:
+                task.cancel()
+            for waiting in self.catching_up.values():
+                if waiting.task is not None:
+                    waiting.task.cancel()
+            self.services.fanout.forget(self)
 
     async def _sign_in(self) -> bool:
         try:
@@ -191,7 +274,7 @@ class Station:
             await self.ws.close(1008, "sign in first")
             return False
         try:
-            self.claims = verify(self.app.secret, hello.token, time.time())
+            self.claims = verify(self.services.secret, hello.token, time.time())
         except TokenError as exc:
             await self.ws.send(refusal(exc.code, exc.message).decode())
             await self.ws.close(1008, exc.code)
@@ -199,7 +282,7 @@ class Station:
         c = self.claims
         await self.ws.send(
             encoder.encode(
-                Welcome(c.role, c.tournament, c.table, self.app.name, self.app.heartbeat)
+                Welcome(c.role, c.tournament, c.table, self.services.name, self.services.heartbeat)
             ).decode()
         )
         return True
@@ -219,14 +302,18 @@ class Station:
                 # Told to resync: let that close (1013) finish rather than closing here.
                 await self.closed_for_resync.wait()
                 return
-            if self.app.draining:
+            if self.services.gate.draining:
                 # Shutting down: the server closes every socket with 1001 once commands in
                 # flight are done; nothing new is taken meanwhile.
                 self.send(refusal("draining", "the server is shutting down; reconnect shortly"))
                 continue
             if not self._allowed_rate():
                 self.floods += 1
-                self.send(refusal("rate_limited", "too many frames: slow down"))
+                dropped = _frame_id(raw)
+                why = "too many frames: slow down"
+                if dropped is not None:
+                    why += f"; command {dropped} was not applied: send it again"
+                self.send(refusal("rate_limited", why, id=dropped))
                 if self.floods > FLOOD_LIMIT:
                     await self.ws.close(1008, "flood")
                     return
@@ -265,9 +352,9 @@ class Station:
             case Send():
                 await self._command(message)
             case Subscribe():
-                await self._subscribe(message)
+                self._subscribe(message)
             case Unsubscribe():
-                self.app.fanout.forget(self)
+                self._unsubscribe(message)
             case Ping():
                 self.send(encoder.encode(Pong(message.nonce)))
             case CreateTournament() | CreateTable():
@@ -294,9 +381,10 @@ class Station:
             self.send(refusal("forbidden", why, id=message.id))
             return
         started = time.monotonic()
-        self.app.in_flight += 1
+        gate = self.services.gate
+        gate.in_flight += 1
         try:
-            result = await self.app.tables.apply(
+            result = await self.services.tables.apply(
                 message.tournament, message.table, message.id, message.command, message.after
             )
         except Busy as exc:
@@ -304,7 +392,7 @@ class Station:
             self.send(refusal("busy", str(exc), id=message.id))
             return
         finally:
-            self.app.in_flight -= 1
+            gate.in_flight -= 1
         metrics.COMMAND_SECONDS.observe(time.monotonic() - started)
         extra = {"tournament": message.tournament, "table": message.table, "command_id": message.id}
         if isinstance(result, Applied):
@@ -312,8 +400,8 @@ class Station:
             log.debug("command applied", extra={**extra, "seq": result.seq})
             if result.events:
                 first = result.seq - len(result.events) + 1
-                frame = Frame(message.tournament, message.table, first, result.events, time.time())
-                await self.app.fanout.accept(frame)
+                frame = Frame(message.tournament, message.table, first, result.events, result.at)
+                await self.services.fanout.accept(frame)
             ack = Ack(message.id, message.tournament, message.table, result.seq, result.duplicate)
             self.send(encoder.encode(ack))
         else:
@@ -321,20 +409,44 @@ class Station:
             log.debug("command refused", extra={**extra, "code": result.code})
             self.send(refusal(result.code, result.message, id=message.id, rule=result.rule or None))
 
-    async def _subscribe(self, message: Subscribe) -> None:
+    def _subscribe(self, message: Subscribe) -> None:
         why = self._in_scope(message.tournament, message.table)
         if why:
             self.send(refusal("forbidden", why))
             return
-        try:
-            await self._follow(message)
-        except Exception:
-            # Redis is down or failed half-way: the station reconnects and subscribes again.
-            log.warning("subscription failed", exc_info=True)
-            self.resync("the subscription could not be served; subscribe again")
+        scope = (message.tournament, message.table)
+        previous = self.following.pop(scope, None)
+        if previous is not None:
+            previous.cancel()
+        task = asyncio.get_running_loop().create_task(self._follow(message))
+        self.following[scope] = task
+        task.add_done_callback(lambda done: self._followed(scope, done))
+
+    def _followed(self, scope: tuple[str, str | None], task: asyncio.Task[None]) -> None:
+        if self.following.get(scope) is task:
+            del self.following[scope]
+        self._caught_up(task)
+
+    def _unsubscribe(self, message: Unsubscribe) -> None:
+        """Stop following one table (or one tournament); every other subscription stays."""
+        fanout = self.services.fanout
+        task = self.following.pop((message.tournament, message.table), None)
+        if task is not None:
+            task.cancel()
+        fanout.unwatch(self, message.tournament, message.table)
+        still = fanout.watched.get(self, set())
+        for key in [k for k in self.last_sent.keys() | self.catching_up.keys()]:
+            if key[0] != message.tournament or key in still:
+                continue
+            if message.table is not None and key[1] != message.table:
+                continue
+            self.last_sent.pop(key, None)
+            waiting = self.catching_up.pop(key, None)
+            if waiting is not None and waiting.task is not None:
+                waiting.task.cancel()
 
     async def _follow(self, message: Subscribe) -> None:
-        store = self.app.store
+        store = self.services.store
         first = -1 if message.snapshot else 0
         if message.table is not None:
             tables = {message.table: -1 if message.snapshot else message.since}
@@ -344,32 +456,114 @@ class Station:
         else:
             names = await store.tables(message.tournament)
             tables = {t: message.tables_since.get(t, first) for t in names}
-        # Every table buffers its live frames from now on, before the first catch-up awaits,
+        # Every table holds its live frames from now on, before the first catch-up awaits,
         # so none is delivered ahead of the events that come before it.
         keys = [(message.tournament, table) for table in tables]
         for key in keys:
-            self.catching_up.setdefault(key, [])
-            self.app.fanout.watch(self, *key)
-        self.app.fanout.watch(self, message.tournament, message.table)
-        for key, since in zip(keys, tables.values(), strict=True):
-            await self._catch_up(key, since)
+            self._hold(key)
+            self.services.fanout.watch(self, *key)
+        self.services.fanout.watch(self, message.tournament, message.table)
+        pending = list(zip(keys, tables.values(), strict=True))
+        try:
+            while pending:
+                key, since = pending[0]
+                task = self._start_catch_up(key, since)
+                pending.pop(0)
+                await asyncio.shield(task)
+        finally:
+            # Replaced or stopped half-way: the tables not begun yet still catch up, alone.
+            for key, since in pending:
+                self._start_catch_up(key, since)
 
-    async def _catch_up(self, key: tuple[str, str], since: int) -> None:
-        self.catching_up.setdefault(key, [])
-        self.app.fanout.watch(self, key[0], key[1])
-        found = await self.app.store.events_since(key[0], key[1], since) if since >= 0 else None
-        if found is None:
-            cached = await self.app.tables.state(*key)
-            if cached is not None:
-                view = table_view(cached.state, self.public)
-                self.send(encoder.encode(Snapshot(key[0], key[1], cached.seq, view)))
-                self.last_sent[key] = cached.seq
-        else:
-            self.last_sent[key] = since
-            for frame in frames_from(key[0], key[1], found):
+    def _hold(self, key: Key) -> _CatchUp:
+        """Hold ``key``'s live frames for a catch-up; a catch-up still running for it stops."""
+        old = self.catching_up.pop(key, None)
+        if old is not None and old.task is not None:
+            old.task.cancel()
+        self.last_sent.pop(key, None)
+        waiting = self.catching_up[key] = _CatchUp()
+        return waiting
+
+    def _start_catch_up(
+        self, key: Key, since: int, held: list[Frame] | None = None
+    ) -> asyncio.Task[None]:
+        waiting = self.catching_up.get(key)
+        if waiting is None or waiting.task is not None:
+            waiting = self._hold(key)
+            if since >= 0:
+                self.last_sent[key] = since
+        waiting.held.extend(held or ())
+        task = asyncio.get_running_loop().create_task(self._catch_up(key, since, waiting))
+        waiting.task = task
+        task.add_done_callback(self._caught_up)
+        return task
+
+    def _caught_up(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled() or task.exception() is None:
+            return
+        log.warning("catch-up failed", exc_info=task.exception())
+        self.resync("the subscription could not be served; subscribe again")
+
+    async def _catch_up(self, key: Key, since: int, waiting: _CatchUp) -> None:
+        """Bring ``key`` up to date from number ``since`` (-1: from a snapshot), page by page,
+        then deliver the live frames held meanwhile and go live."""
+        while not self.closing:
+            before = since
+            since = await self._pages(key, since)
+            if since < 0:
+                break  # the table is gone
+            held = [f for f in waiting.held if f.last > since]
+            if waiting.dropped or (held and held[0].seq > since + 1):
+                # Live frames were dropped, or do not join up yet: read on from the log.
+                waiting.held, waiting.held_bytes, waiting.dropped = held, 0, False
+                if since == before:
+                    await asyncio.sleep(0.2)  # the log has nothing visible yet (a delay)
+                continue
+            for frame in held:
                 self._deliver(key, frame)
-        for frame in self.catching_up.pop(key, []):
-            self._deliver(key, frame)
+            break
+        if self.catching_up.get(key) is waiting:
+            del self.catching_up[key]
+
+    async def _pages(self, key: Key, since: int) -> int:
+        """Send the log after ``since`` as far as this station may see it now; the number of
+        the last event sent (-1 when the table does not exist)."""
+        store = self.services.store
+        while not self.closing:
+            found = await store.page(key[0], key[1], since, PAGE) if since >= 0 else None
+            if found is not None and (since > found[1] or found[1] - since > REPLAY_MAX):
+                found = None  # ahead of the table (another Redis), or too far behind
+            if found is None:
+                since = await self._snapshot(key)
+                if since < 0:
+                    return -1
+                continue
+            entries = found[0]
+            cutoff = time.time() - self.delay
+            visible = [e for e in entries if not self.delay or e.at <= cutoff]
+            self.last_sent.setdefault(key, since)
+            if visible:
+                for frame in frames_from(key[0], key[1], [(e.seq, e.event) for e in visible]):
+                    self._deliver(key, frame)
+                since = visible[-1].seq
+                await self.outbox.below(HOLD_BYTES)
+            if len(visible) < PAGE:
+                return since
+        return since
+
+    async def _snapshot(self, key: Key) -> int:
+        """Send the table as it is now; a delayed display gets it once the delay has passed
+        since its last event."""
+        cached = await self.services.tables.state(*key)
+        if cached is None:
+            return -1
+        if self.delay and cached.seq > 0:
+            found = await self.services.store.page(key[0], key[1], cached.seq - 1, 1)
+            if found and found[0]:
+                await asyncio.sleep(max(0.0, found[0][0].at + self.delay - time.time()))
+        self.send(snapshot_message(key[0], key[1], cached.seq, cached.state, self.public))
+        self.last_sent[key] = cached.seq
+        return cached.seq
 
     async def _admin(self, message: CreateTournament | CreateTable) -> None:
         assert self.claims is not None
@@ -380,10 +574,18 @@ class Station:
             self.send(refusal("forbidden", why, id=message.id))
             return
         if isinstance(message, CreateTournament):
-            await self.app.store.create_tournament(message.tournament, message.name)
+            if not await self.services.store.create_tournament(message.tournament, message.name):
+                self.send(
+                    refusal(
+                        "exists", f"tournament {message.tournament} already exists", id=message.id
+                    )
+                )
+                return
             self.send(encoder.encode(Ack(message.id, message.tournament, "", 0)))
             return
-        created = await self.app.tables.create(message.tournament, message.table, message.config)
+        created = await self.services.tables.create(
+            message.tournament, message.table, message.config
+        )
         if not created:
             self.send(refusal("exists", f"table {message.table} already exists", id=message.id))
             return

@@ -8,7 +8,9 @@ on Redis Cluster):
 - ``tw:{T}:table:{id}:state`` — hash: ``seq`` (last event number), ``snap`` (the engine state,
   msgpack), ``config`` (the table configuration, JSON).
 - ``tw:{T}:table:{id}:log`` — stream: one entry per event, entry id ``{seq}-0``, field ``e`` the
-  event as JSON. Trimmed to about ``LOG_KEEP`` entries; older gaps are served by a snapshot.
+  event as JSON, field ``a`` the commit time (Unix seconds; a delayed display reads the log as
+  of ``now - delay``). Trimmed to about ``LOG_KEEP`` entries; older gaps are served by a
+  snapshot.
 - ``tw:{T}:table:{id}:commands`` — hash: command id -> last event number of its result, so a
   retried command returns its first answer.
 - channel ``tw:{T}:events`` — every commit publishes ``{table, seq, at, events}`` there.
@@ -40,14 +42,21 @@ if done then return {'duplicate', done} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '-1')
 if seq ~= tonumber(ARGV[1]) then return {'conflict', tostring(seq)} end
 local count = tonumber(ARGV[6])
+local at = ARGV[7]
 for i = 1, count do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[6 + i])
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[7 + i], 'a', at)
 end
 local last = seq + count
 redis.call('HSET', KEYS[1], 'seq', last, 'snap', ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[2], last)
 redis.call('PUBLISH', KEYS[4], ARGV[4])
 return {'ok', tostring(last)}
+"""
+
+CREATE_TOURNAMENT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[1])
+return 1
 """
 
 CREATE = """
@@ -104,6 +113,15 @@ class Stored:
 
 
 @dataclass(frozen=True)
+class Logged:
+    """One event of a table's log: its number, its commit time and the event's JSON."""
+
+    seq: int
+    at: float
+    event: bytes
+
+
+@dataclass(frozen=True)
 class Committed:
     outcome: str
     """``ok``, ``conflict`` (another writer got there first) or ``duplicate``."""
@@ -115,14 +133,16 @@ class Store:
         self.redis = redis
         self._commit = ScriptBatch(redis, redis.register_script(COMMIT))
         self._create = redis.register_script(CREATE)
+        self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
 
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
         keys = [state_key(tournament, table), tables_key(tournament), channel(tournament)]
         created = msgspec.json.encode(Published(tournament, table, 0, time.time(), []))
         return bool(await self._create(keys=keys, args=[snap, config, table, created]))
 
-    async def create_tournament(self, tournament: str, name: str) -> None:
-        await self.redis.hset(f"{tag(tournament)}:meta", mapping={"name": name})
+    async def create_tournament(self, tournament: str, name: str) -> bool:
+        """False, changing nothing, when the tournament exists already."""
+        return bool(await self._create_tournament(keys=[f"{tag(tournament)}:meta"], args=[name]))
 
     async def tables(self, tournament: str) -> list[str]:
         members = cast(set[bytes], await self.redis.smembers(tables_key(tournament)))
@@ -151,6 +171,7 @@ class Store:
         snap: bytes,
         published: bytes,
         events: list[bytes],
+        at: float,
     ) -> Committed:
         keys = [
             state_key(tournament, table),
@@ -165,6 +186,7 @@ class Store:
             published,
             LOG_KEEP,
             len(events),
+            repr(at),
             *events,
         ]
         started = time.perf_counter()
@@ -189,3 +211,25 @@ class Store:
         if last is None or int(last) <= since:
             return []
         return None
+
+    async def page(
+        self, tournament: str, table: str, since: int, count: int
+    ) -> tuple[list[Logged], int] | None:
+        """Up to ``count`` events after number ``since`` and the table's last number; None when
+        the log no longer reaches back that far. Catch-ups read the log page by page, so what a
+        station is owed never sits in the server's memory at once."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xrange(log_key(tournament, table), min=f"{since + 1}-0", max="+", count=count)
+            pipe.hget(state_key(tournament, table), "seq")
+            raw_entries, raw_last = await pipe.execute()
+        last = int(raw_last) if raw_last is not None else 0
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]], raw_entries)
+        found = [
+            Logged(int(entry_id.split(b"-")[0]), float(fields.get(b"a", b"0")), fields[b"e"])
+            for entry_id, fields in entries
+        ]
+        if since >= last:
+            return [], last
+        if not found or found[0].seq != since + 1:
+            return None
+        return found, last

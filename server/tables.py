@@ -38,6 +38,8 @@ class Applied:
     duplicate: bool = False
     events: list[bytes] | None = None
     """The committed events (JSON), for this instance's own stations at once."""
+    at: float = 0.0
+    """When they were committed (Unix seconds), as the log records it."""
 
 
 @dataclass(frozen=True)
@@ -117,17 +119,13 @@ class Tables:
                     if fresh is not None and fresh.seq != cached.seq:
                         continue  # another instance moved the table on: judge it afresh
                     error = events[0]
-                    return Refused("illegal", error.message, error.rule)
+                    # The engine's own code ("hand_in_play", "awaiting_floor", ...) is the wire
+                    # code: one vocabulary from the rules to the station (README, errors).
+                    return Refused(error.code, error.message, error.rule)
                 blobs = [_json.encode(e) for e in events]
-                published = _json.encode(
-                    Published(
-                        tournament,
-                        table,
-                        cached.seq + 1,
-                        time.time(),
-                        [msgspec.Raw(b) for b in blobs],
-                    )
-                )
+                at = time.time()
+                raw = [msgspec.Raw(b) for b in blobs]
+                published = _json.encode(Published(tournament, table, cached.seq + 1, at, raw))
                 result = await self.store.commit(
                     tournament,
                     table,
@@ -136,10 +134,11 @@ class Tables:
                     _packer.encode(state),
                     published,
                     blobs,
+                    at,
                 )
                 if result.outcome == "ok":
                     self.cache[key] = Cached(result.seq, state)
-                    return Applied(result.seq, events=blobs)
+                    return Applied(result.seq, events=blobs, at=at)
                 if result.outcome == "duplicate":
                     self.cache.pop(key, None)
                     return Applied(result.seq, duplicate=True)

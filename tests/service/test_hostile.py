@@ -200,7 +200,10 @@ def classify(payload: str | bytes, role: str, world: World) -> tuple[str | bytes
                 # An engine exception is answered `internal`; the fuzz makes such commands stale.
                 refused = False
             if refused:
-                return payload, Expect("illegal", id=message.id)
+                # The engine's own code reaches the station ("hand_in_play", "illegal", ...).
+                error = events[0]
+                assert isinstance(error, ErrorEvent)
+                return payload, Expect(error.code, id=message.id)
             stale = msgspec.structs.replace(message, after=world.seq - 1)
             return encoder.encode(stale).decode(), Expect("stale", id=message.id)
     raise AssertionError(f"unclassified message {message!r}")

@@ -498,8 +498,8 @@ async def test_a_station_behind_the_kept_log_gets_a_snapshot_then_live_events(
         snap = station.received.snapshots[0]
         assert (snap.table, snap.seq) == ("1", at)
         assert not station.received.events.get("1"), "events before the snapshot"
-    assert all(s["cards"] == [] for s in display.received.snapshots[0].state["seats"])
-    assert all(len(s["cards"]) == 2 for s in floor.received.snapshots[0].state["seats"])
+    assert all(s.cards == [] for s in display.received.snapshots[0].state.seats)
+    assert all(len(s.cards) == 2 for s in floor.received.snapshots[0].state.seats)
     await play(bot, 10)
     final = await read_table(aredis, T, "1")
     for station in (display, floor):
@@ -558,7 +558,7 @@ async def catch_ups(redis: Any) -> int:
 async def test_a_slow_station_is_told_to_resync_and_closed_while_others_keep_up(
     start_server, stations, aredis
 ) -> None:  # type: ignore[no-untyped-def]
-    server = start_server(TABLEWIRE_OUTBOX="8")
+    server = start_server(TABLEWIRE_OUTBOX_BYTES="16384")
     await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
     display = await stations.open(server.url, token("display"), [(T, "1")])
     bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 5)
@@ -598,7 +598,7 @@ async def test_a_slow_station_is_told_to_resync_and_closed_while_others_keep_up(
 async def test_a_slow_station_that_keeps_sending_is_still_told_to_resync_with_1013(
     start_server, stations
 ) -> None:  # type: ignore[no-untyped-def]
-    server = start_server(TABLEWIRE_OUTBOX="8")
+    server = start_server(TABLEWIRE_OUTBOX_BYTES="16384")
     await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
     bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 5)
     await play(bot, 150)  # a log of ~450 events, ~57 KB of JSON
@@ -634,7 +634,7 @@ async def test_health_readiness_and_metrics(start_server, connect) -> None:  # t
     for command in (StartHand(), Act(seat=4, declare="call"), Act(seat=5, declare="call")):
         await dealer.command(T, "1", command)
     with pytest.raises(CommandRefused):
-        await dealer.command(T, "1", StartHand())  # a hand is in play: illegal
+        await dealer.command(T, "1", StartHand())  # a hand is in play: the engine's own code
     status, text = await http_get(server.port, "/metrics")
     assert status == 200
     values = {
@@ -643,7 +643,7 @@ async def test_health_readiness_and_metrics(start_server, connect) -> None:  # t
         if line.startswith("tablewire_")
     }
     assert values['tablewire_commands_total{outcome="applied"}'] == 3
-    assert values['tablewire_commands_total{outcome="illegal"}'] == 1
+    assert values['tablewire_commands_total{outcome="hand_in_play"}'] == 1
     assert values["tablewire_command_seconds_count"] == 4
     assert values["tablewire_commit_seconds_count"] == 3  # the illegal one was never committed
     assert "# TYPE tablewire_gc_pause_seconds histogram" in text
