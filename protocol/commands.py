@@ -116,14 +116,18 @@ class RemovePlayer(_Command, tag="remove_player", frozen=True):
 
 
 class SetLevel(_Command, tag="level", frozen=True):
-    """A new level is announced; it applies from the next hand (rule 25)."""
+    """A new level is announced; it applies from the next hand (rule 25).
+
+    ``min_bet`` as in :class:`Level`: an ante-only level (``blinds`` ``[0, 0]``) must name it.
+    """
 
     blinds: tuple[Chips, Chips]
     ante: Chips = 0
     bba: bool = False
+    min_bet: Chips = 0
 
     def __post_init__(self) -> None:
-        Level(self.blinds, self.ante, self.bba)
+        Level(self.blinds, self.ante, self.bba, self.min_bet)
 
 
 class Ruling(_Command, tag="ruling", frozen=True):

@@ -14,19 +14,56 @@ Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8"]
 DEFAULT_CHIPS: tuple[int, ...] = (25, 100, 500, 1000, 5000, 25000, 100000)
 
 
+class LevelError(ValueError):
+    """A level (or a config) no table can deal; ``field`` names the offending field (``$.blinds``).
+
+    Decoding reports it with the path of the struct that holds the field (``- at `$.config```).
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"`{field}`: {message}")
+        self.field = field
+
+
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The blinds and ante of one level (rule 25: a level applies from the next hand)."""
+    """The blinds and ante of one level (rule 25: a level applies from the next hand).
+
+    ``min_bet`` is the structure's bet unit: the smallest bet and raise (45-A), the small bet in
+    limit. With a big blind it is the big blind (left 0, it becomes the big blind); an
+    ante-only level (``blinds`` ``[0, 0]``) must name it, since nothing else does.
+    """
 
     blinds: tuple[Chips, Chips]
     ante: Chips = 0
     bba: bool = False
+    min_bet: Chips = 0
 
     def __post_init__(self) -> None:
         sb, bb = self.blinds
-        if sb < 0 or bb <= 0 or sb > bb:
-            raise ValueError("blinds must be [small, big] with 0 <= small <= big and big > 0")
+        if sb < 0 or bb < 0 or sb > bb:
+            raise LevelError("$.blinds", "blinds are [small, big] with 0 <= small <= big")
         if self.ante < 0:
-            raise ValueError("ante must not be negative")
+            raise LevelError("$.ante", "the ante must not be negative")
+        if bb == 0:
+            _check_ante_only(self)
+        elif self.min_bet not in (0, bb):
+            raise LevelError("$.min_bet", f"beside a big blind the minimum bet is it ({bb})")
+        else:
+            msgspec.structs.force_setattr(self, "min_bet", bb)
+
+    @property
+    def ante_only(self) -> bool:
+        """No blinds: the betting opens left of the button, as on later streets."""
+        return self.blinds[1] == 0
+
+
+def _check_ante_only(level: Level) -> None:
+    if not level.ante:
+        raise LevelError("$.blinds", "a level needs a big blind or an ante")
+    if level.bba:
+        raise LevelError("$.bba", "a big blind ante is the big blind's to post (RP-11)")
+    if level.min_bet <= 0:
+        raise LevelError("$.min_bet", "an ante-only level must name its minimum bet")
 
 
 class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -35,7 +72,9 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``seats`` maps seat numbers (1-10) to starting stacks. ``button`` is the seat holding the
     button for the first hand. ``cap`` is the number of bets and raises allowed on a street in
     the limit games (rule 50); ``heads_up_event`` lifts the cap once the whole event is down to
-    two players.
+    two players. ``min_bet`` is the level's (see :class:`Level`). ``dead_small_blind`` deals the
+    first hand with no small blind (34): the first player left of the button posts the big
+    blind, as after a small blind who busted as the last big blind.
     """
 
     game: Game
@@ -48,9 +87,11 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cap: Quantity = 4
     heads_up_event: bool = False
     names: dict[SeatNo, Text] = {}
+    min_bet: Chips = 0
+    dead_small_blind: bool = False
 
     def __post_init__(self) -> None:
-        Level(self.blinds, self.ante, self.bba)
+        level = self.level
         if not self.chips or any(c <= 0 for c in self.chips):
             raise ValueError("chips must list positive denominations")
         for seat, stack in self.seats.items():
@@ -62,7 +103,14 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise ValueError("button must be a seat number (1-10)")
         if self.cap < 1:
             raise ValueError("cap must be at least 1")
+        if self.dead_small_blind:
+            if level.ante_only:
+                raise LevelError("$.dead_small_blind", "an ante-only level has no blinds")
+            if sum(1 for stack in self.seats.values() if stack > 0) < 3:
+                raise LevelError(
+                    "$.dead_small_blind", "heads-up the button posts the small blind (36-C)"
+                )
 
     @property
     def level(self) -> Level:
-        return Level(self.blinds, self.ante, self.bba)
+        return Level(self.blinds, self.ante, self.bba, self.min_bet)

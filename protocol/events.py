@@ -36,6 +36,7 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     blinds: tuple[int, int] = (0, 0)
     ante: int = 0
     bba: bool = False
+    min_bet: int = 0
     dealt: list[int] = []
     posts: list[Post] = []
     cards: dict[int, list[str]] = {}
@@ -189,6 +190,7 @@ class LevelSet(_Event, tag="level", frozen=True):
     blinds: tuple[int, int]
     ante: int = 0
     bba: bool = False
+    min_bet: int = 0
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
 
 

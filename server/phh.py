@@ -21,7 +21,7 @@ from typing import Any
 
 from protocol.codec import Scenario
 from protocol.commands import Act, Command, Deal, Muck, Show, StartHand, Street
-from protocol.config import Game, TableConfig
+from protocol.config import Game, LevelError, TableConfig
 
 Hand = dict[str, Any]
 """One hand as TOML decoded it; amounts are ``int`` or exact ``Decimal``."""
@@ -106,7 +106,8 @@ def to_scenario(hand: Hand) -> Scenario:
     Player ``pN`` sits in seat N. PHH lists players from the small blind, so the button is
     the last seat; heads-up PHH reverses the blinds (p1 posts the big one, p2 the small
     one, as PokerKit does), which is again the last seat on the button posting the small
-    blind, as the engine rules heads-up.
+    blind, as the engine rules heads-up. One posted blind and no blinds at all are read by
+    :func:`_blinds`; an ante-only level bets the file's minimum bet (the small bet in limit).
     """
     variant = hand.get("variant")
     if variant not in GAMES:
@@ -122,45 +123,73 @@ def to_scenario(hand: Hand) -> Scenario:
     antes = [chips(a) for a in hand["antes"]]
     if len(blinds) != n or len(antes) != n or not 2 <= n <= 10:
         raise UnsupportedHand("antes, blinds and stacks must list the same 2 to 10 players")
-    sb, bb = blinds[0], blinds[1]
     if any(blinds[2:]):
         raise UnsupportedHand("straddles are not played by the engine")
-    if not 0 < sb <= bb:
-        raise UnsupportedHand(f"blinds {blinds[:2]} are not a small and a big blind")
-    ante, bba = _ante(antes)
+    sb, bb, dead_small_blind = _blinds(blinds[0], blinds[1], n)
+    # The big blind's entry: PHH's second, heads-up too, unless the first is the only blind.
+    big = 0 if dead_small_blind else 1
+    ante, bba = _ante(antes, big)
     if variant in _LIMIT:
-        small, big = chips(hand["small_bet"]), chips(hand["big_bet"])
-        if (small, big) != (bb, 2 * bb):
+        small, large = chips(hand["small_bet"]), chips(hand["big_bet"])
+        if large != 2 * small or (bb and small != bb):
             raise UnsupportedHand(
-                f"limit bets {small}/{big}: the engine bets the big blind, then twice it"
+                f"limit bets {small}/{large}: the engine bets the big blind, then twice it"
             )
-    elif chips(hand["min_bet"]) != bb:
-        raise UnsupportedHand("the minimum bet is not the big blind")
+        min_bet = small
+    else:
+        min_bet = chips(hand["min_bet"])
+        if bb and min_bet != bb:
+            raise UnsupportedHand("the minimum bet is not the big blind")
 
     names = hand.get("players", [])
-    config = TableConfig(
-        game=GAMES[variant],
-        blinds=(sb, bb),
-        ante=ante,
-        bba=bba,
-        button=n,
-        chips=(1,),
-        seats={seat: stack for seat, stack in enumerate(stacks, 1)},
-        names={seat: str(name) for seat, name in enumerate(names, 1)},
-    )
-    betting = _Betting(stacks, sb, bb, ante, bba)
+    try:
+        config = TableConfig(
+            game=GAMES[variant],
+            blinds=(sb, bb),
+            ante=ante,
+            bba=bba,
+            min_bet=min_bet,
+            dead_small_blind=dead_small_blind,
+            button=n,
+            chips=(1,),
+            seats={seat: stack for seat, stack in enumerate(stacks, 1)},
+            names={seat: str(name) for seat, name in enumerate(names, 1)},
+        )
+    except LevelError as refused:
+        raise UnsupportedHand(f"no table deals this level: {refused}") from None
+    # Who posts, by PHH index: heads-up p1 is the big blind (as the reversal above says).
+    posters = {0: bb} if dead_small_blind else {1: sb, 0: bb} if n == 2 else {0: sb, 1: bb}
+    betting = _Betting(stacks, posters, ante, bba)
     return Scenario(config=config, commands=_commands(hand, betting, chips))
 
 
-def _ante(antes: list[int]) -> tuple[int, bool]:
+def _blinds(first: int, second: int, players: int) -> tuple[int, int, bool]:
+    """The level's ``(small, big)`` and whether the small blind is dead, from PHH's two blinds.
+
+    ``[S, B]`` is a small and a big blind; ``[0, B]`` a small blind of nothing, and ``[0, 0]``
+    no blinds (an ante-only level). ``[B, 0]`` is one posted blind left of the button with the
+    next player first to act (PokerKit opens left of the largest blind): the big blind, the
+    small blind dead (34) — as after a bust, or on the first flop hand after stud. Heads-up
+    that blind would be the button's, and heads-up the button is the small blind (36-C).
+    """
+    if first <= second:
+        return first, second, False
+    if second == 0 and players > 2:
+        return 0, first, True
+    raise UnsupportedHand(
+        f"blinds [{first}, {second}] heads-up: the button posts the small blind (36-C)"
+    )
+
+
+def _ante(antes: list[int], big: int) -> tuple[int, bool]:
     """The config's ``(ante, bba)``: everyone antes the same, or only the big blind does.
 
-    The big blind is PHH's second entry, heads-up too (PHH reverses antes with the blinds).
+    ``big`` is the big blind's entry (PHH reverses antes with the blinds heads-up).
     """
     if len(set(antes)) == 1:
         return antes[0], False
-    if antes[1] > 0 and not any(a for i, a in enumerate(antes) if i != 1):
-        return antes[1], True
+    if antes[big] > 0 and not any(a for i, a in enumerate(antes) if i != big):
+        return antes[big], True
     raise UnsupportedHand(f"antes {antes} are neither uniform nor a big blind ante")
 
 
@@ -171,18 +200,18 @@ class _Betting:
     "check" only when nothing is owed on the street.
     """
 
-    def __init__(self, stacks: list[int], sb: int, bb: int, ante: int, bba: bool) -> None:
+    def __init__(self, stacks: list[int], posters: dict[int, int], ante: int, bba: bool) -> None:
+        """``posters``: the blinds by PHH index, the small blind (if any) first."""
         self.stacks = list(stacks)
         self.bets = [0] * len(stacks)
-        big = 0 if len(stacks) == 2 else 1
-        small = 1 - big
         if not bba:
             # Antes are posted before the blinds (as the engine and PokerKit do).
             self.stacks = [s - min(ante, s) for s in self.stacks]
-        self._put(small, sb)
-        self._put(big, bb)
+        for i, blind in posters.items():
+            self._put(i, blind)
         if bba:
             # TDA RP-11: the big blind first, then the big blind ante from what is left.
+            big = max(posters, key=posters.__getitem__)
             self.stacks[big] -= min(ante, self.stacks[big])
 
     def _put(self, i: int, amount: int) -> None:

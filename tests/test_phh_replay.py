@@ -23,8 +23,9 @@ import msgspec
 import pytest
 from pokerkit import HandHistory
 
-from protocol import ErrorEvent, Event, HandEnd, Scenario, Show
+from protocol import ErrorEvent, Event, HandEnd, HandStart, Prompt, Scenario, Show, StartHand
 from server import phh
+from server.engine import apply, new_table
 from server.replay import run_scenario
 
 REPO = Path(__file__).resolve().parents[1]
@@ -95,19 +96,25 @@ def _hidden_showdown(scenario: Scenario) -> bool:
 
 
 def _pokerkit_stacks(label: str) -> dict[int, Decimal]:
-    """PokerKit's finishing stacks for a hand, in engine chips."""
+    """PokerKit's finishing stacks for a hand of the sample, in engine chips."""
     path, _, index = label.partition("#")
-    text = (DATA / path).read_text(encoding="utf-8")
+    return _pokerkit_result((DATA / path).read_text(encoding="utf-8"), int(index or 0))
+
+
+def _pokerkit_result(text: str, index: int = 0) -> dict[int, Decimal]:
+    """PokerKit's finishing stacks for a hand (``index``: the Nth of a bundle), in engine chips."""
     # Exact cents: PokerKit computes with any number type, though it annotates int.
     exact = cast(Callable[[str], int], Decimal)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit warns about the data set's metadata fields
         if index:
-            history = list(HandHistory.loads_all(text, parse_value=exact))[int(index) - 1]
+            history = list(HandHistory.loads_all(text, parse_value=exact))[index - 1]
+            hand = phh.parse_phhs(text)[index - 1]
         else:
             history = HandHistory.loads(text, parse_value=exact)
+            hand = phh.parse_phh(text)
         *_, state = history
-    scale = phh.unit(HANDS[label])
+    scale = phh.unit(hand)
     return {seat: Decimal(stack) * scale for seat, stack in enumerate(state.stacks, 1)}
 
 
@@ -223,3 +230,126 @@ def test_notation_the_sample_does_not_use() -> None:
         {"type": "muck", "seat": 2},
     ]
     assert _hand_end(run_scenario(scenario)).stacks == {1: 5350, 2: 3780}
+
+
+# --- One posted blind, and no blinds at all ---------------------------------------------------
+
+
+def test_every_hand_with_one_or_no_blind_is_replayed() -> None:
+    """No hand of the sample is refused for its blinds (34: one posted blind; ante-only)."""
+    assert not [label for label, why in UNSUPPORTED.items() if "blind" in why]
+
+
+def test_34_one_posted_blind_is_the_big_blind_with_the_small_blind_dead() -> None:
+    """``[250000, 0, 0, 0]``: p1 posts the only blind and p2 acts first, so p1 is the big blind
+    and nobody posts the small blind (34). The next hand of the file (77) has p1 on the small
+    blind and p4 still on the button, as the engine deals it."""
+    label = "wsop/2023/43/5/76.phh"
+    scenario = SUPPORTED[label]
+    config = scenario.config
+    assert (config.blinds, config.dead_small_blind, config.button) == ((0, 250000), True, 4)
+    events = run_scenario(scenario)
+    [start] = [e for e in events if isinstance(e, HandStart)]
+    assert (start.small_blind, start.big_blind) == (None, 1)
+    assert [(p.seat, p.kind, p.amount) for p in start.posts] == [(1, "big_blind", 250000)]
+    assert next(e for e in events if isinstance(e, Prompt)).seat == 2
+    assert _hand_end(events).stacks == phh.finishing_stacks(HANDS[label])
+    commands = [*scenario.commands, StartHand()]
+    state = new_table(config)
+    for command in commands:
+        state, _ = apply(state, command)
+    after = HANDS["wsop/2023/43/5/77.phh"]
+    assert after["players"] == HANDS[label]["players"]  # the same order: the button stayed
+    assert (state.button, state.small_blind, state.big_blind) == (4, 1, 2)
+
+
+def _one_blind_hand(blinds: str, stacks: str, actions: str) -> str:
+    """An NT hand with these blinds and no antes; the hole cards are dealt unseen."""
+    n = len(blinds.split(","))
+    dealt = ", ".join(f"'d dh p{i} ????'" for i in range(1, n + 1))
+    return f"""
+        variant = 'NT'
+        ante_trimming_status = true
+        antes = [{", ".join("0" for _ in range(n))}]
+        blinds_or_straddles = [{blinds}]
+        min_bet = 200
+        starting_stacks = [{stacks}]
+        actions = [{dealt}, {actions}]
+        """
+
+
+def test_a_small_blind_of_nothing_is_posted_by_nobody_left_of_the_button() -> None:
+    """``[0, 200, 0]``: p1 sits on the small blind and posts nothing, p2 the big blind."""
+    text = _one_blind_hand(
+        "0, 200, 0",
+        "5000, 5000, 5000",
+        "'p3 cc', 'p1 cc', 'p2 cbr 600', 'p3 f', 'p1 cc', 'd db 7d2h9s', 'p1 cc', "
+        "'p2 cbr 800', 'p1 f'",
+    )
+    scenario = phh.to_scenario(phh.parse_phh(text))
+    assert (scenario.config.blinds, scenario.config.dead_small_blind) == ((0, 200), False)
+    stacks = _hand_end(run_scenario(scenario)).stacks
+    assert stacks == _pokerkit_result(text) == {1: 4400, 2: 5800, 3: 4800}
+
+
+def test_heads_up_a_small_blind_of_nothing_is_the_buttons() -> None:
+    """Heads-up PHH reverses the blinds: ``[0, 200]`` is p1's big blind and the button's (p2)
+    small blind of nothing; the button acts first pre-flop (36-C)."""
+    text = _one_blind_hand(
+        "0, 200", "5000, 5000", "'p2 cc', 'p1 cc', 'd db 7d2h9s', 'p1 cbr 200', 'p2 f'"
+    )
+    stacks = _hand_end(run_scenario(phh.to_scenario(phh.parse_phh(text)))).stacks
+    assert stacks == _pokerkit_result(text) == {1: 5200, 2: 4800}
+
+
+def test_36_c_heads_up_one_blind_on_the_button_is_refused() -> None:
+    """Heads-up ``[200, 0]`` puts the only blind, a big one, on the button: heads-up the
+    button is the small blind (36-C)."""
+    hand = phh.parse_phh(_one_blind_hand("200, 0", "5000, 5000", "'p1 f'"))
+    with pytest.raises(phh.UnsupportedHand, match="36-C"):
+        phh.to_scenario(hand)
+
+
+ANTE_ONLY_NT = """
+    variant = 'NT'
+    ante_trimming_status = true
+    antes = [100, 100, 100]
+    blinds_or_straddles = [0, 0, 0]
+    min_bet = 200
+    starting_stacks = [5000, 3000, 5000]
+    actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p1 cc', 'p2 cbr 300', 'p3 f',
+               'p1 cbr 900', 'p2 cc', 'd db 7d2h9s', 'p1 cbr 500', 'p2 f']
+    """
+
+ANTE_ONLY_FT = """
+    variant = 'FT'
+    ante_trimming_status = true
+    antes = [50, 50, 50]
+    blinds_or_straddles = [0, 0, 0]
+    small_bet = 200
+    big_bet = 400
+    starting_stacks = [5000, 5000, 5000]
+    actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p1 cbr 200', 'p2 cbr 400',
+               'p3 cbr 600', 'p1 cbr 800', 'p2 cc', 'p3 cc', 'd db 7d2h9s', 'p1 cc', 'p2 cc',
+               'p3 cbr 200', 'p1 f', 'p2 f']
+    """
+
+
+@pytest.mark.parametrize(
+    ("text", "min_bet", "expected"),
+    [
+        (ANTE_ONLY_NT, 200, {1: 6100, 2: 2000, 3: 4900}),
+        (ANTE_ONLY_FT, 200, {1: 4150, 2: 4150, 3: 6700}),
+    ],
+    ids=["NT", "FT"],
+)
+def test_an_ante_only_hand_opens_left_of_the_button_at_the_minimum_bet(
+    text: str, min_bet: int, expected: dict[int, int]
+) -> None:
+    """No blinds: p1 (left of the button) acts first; the minimum bet is the file's ``min_bet``
+    (the small bet in limit), and in limit the cap counts the opening bet (50)."""
+    scenario = phh.to_scenario(phh.parse_phh(text))
+    assert (scenario.config.blinds, scenario.config.level.min_bet) == ((0, 0), min_bet)
+    events = run_scenario(scenario)
+    assert next(e for e in events if isinstance(e, Prompt)).seat == 1
+    assert _hand_end(events).stacks == _pokerkit_result(text) == expected

@@ -73,6 +73,7 @@ def new_table(config: TableConfig) -> TableState:
         names=config.names,
         cap=config.cap,
         heads_up_event=config.heads_up_event,
+        dead_small_blind=config.dead_small_blind,
     )
 
 

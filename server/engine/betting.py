@@ -16,9 +16,10 @@ def is_limit(t: TableState) -> bool:
 
 
 def bet_unit(t: TableState) -> int:
-    """Fixed-limit bet size: the small bet (= big blind) early, the big bet on turn and river."""
-    bb = t.level.blinds[1]
-    return bb * 2 if t.street in ("turn", "river") else bb
+    """Fixed-limit bet size: the small bet (the level's minimum bet: the big blind, if any)
+    early, the big bet (twice it) on turn and river."""
+    small = t.level.min_bet
+    return small * 2 if t.street in ("turn", "river") else small
 
 
 def owed(t: TableState, s: Seat) -> int:
@@ -83,7 +84,7 @@ def full_min_raise_to(t: TableState) -> int:
     if is_limit(t):
         return t.full_bet + bet_unit(t)
     if t.current_bet == 0:
-        return max(t.last_full, t.level.blinds[1])
+        return max(t.last_full, t.level.min_bet)
     return t.current_bet + t.last_full
 
 

@@ -45,6 +45,10 @@ def next_positions(t: TableState) -> Positions | None:
         return None
     if not t.started:
         first = t.button
+        if t.dead_small_blind and len(players) > 2:
+            # 34: the big blind left of the button, no small blind; the button stays for the
+            # next hand, whose small blind is this big blind.
+            return Positions(first, None, first, _after(players, first), tuple(players))
         small = first if len(players) == 2 and first in players else _after(players, first)
         return Positions(first, small, small, _after(players, small), tuple(players))
     sb_pos = t.big_blind

@@ -55,7 +55,8 @@ def start_hand(
         # RP-11: big blind first, then the big-blind ante from what is left.
         post(where.big_blind, "ante", level.ante)
         rules.append("RP-11")
-    if where.button not in where.dealt:
+    dead_small_blind = where.small_blind is None and not level.ante_only
+    if where.button not in where.dealt or dead_small_blind:
         rules.append("34")
     if t.started and where.button != t.sb_pos and len(where.dealt) > 2:
         rules.append("36-B")
@@ -72,6 +73,9 @@ def start_hand(
         if where.small_blind is not None
         else "dead small blind"
     )
+    blinds = (
+        "no blinds (ante only)" if level.ante_only else f"{small}, big blind seat {where.big_blind}"
+    )
     emit(
         HandStart(
             hand=t.hand + 1,
@@ -81,13 +85,13 @@ def start_hand(
             blinds=level.blinds,
             ante=level.ante,
             bba=level.bba,
+            min_bet=level.min_bet,
             dealt=list(where.dealt),
             posts=posts,
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=rules,
-            text=f"Hand {t.hand + 1}: button {where.button}, {small}, "
-            f"big blind seat {where.big_blind}",
+            text=f"Hand {t.hand + 1}: button {where.button}, {blinds}",
         )
     )
     if where.button != correct:
@@ -103,7 +107,8 @@ def start_hand(
             )
         )
     penalties.kill_penalised(t, penalised, emit)
-    return ResumeAfter(where.big_blind)
+    # With no blinds the first player left of the button acts first, as on later streets.
+    return ResumeAfter(where.button if level.ante_only else where.big_blind)
 
 
 def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:

@@ -132,7 +132,7 @@ def evolve(t: TableState, e: Event) -> None:
         case PlayerRemoved():
             t.seats = [s for s in t.seats if s.number != e.seat]
         case LevelSet():
-            t.next_level = Level(e.blinds, e.ante, e.bba)
+            t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet)
         case _:
             pass
 
@@ -166,12 +166,16 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     )
     t.base = base
     t.history = [StartHand(cards=e.cards, button=e.button)]
-    t.sb_pos = e.small_blind if e.small_blind is not None else t.big_blind
+    # A dead small blind sits where the last big blind was; on a table's first hand (34,
+    # ``dead_small_blind``) there was none, and the next button stays where this one is.
+    dead_at = t.big_blind if t.started else e.button
+    t.sb_pos = e.small_blind if e.small_blind is not None else dead_at
     t.hand, t.started, t.button = e.hand, True, e.button
     t.small_blind, t.big_blind = e.small_blind, e.big_blind
-    if not e.redeal or t.next_level == Level(e.blinds, e.ante, e.bba):
+    level = Level(e.blinds, e.ante, e.bba, e.min_bet)
+    if not e.redeal or t.next_level == level:
         t.next_level = None
-    t.level = Level(e.blinds, e.ante, e.bba)
+    t.level = level
     dealt = set(e.dealt)
     for s in t.seats:
         s.bet = s.paid = 0
@@ -197,8 +201,11 @@ def _hand_start(t: TableState, e: HandStart) -> None:
             s.paid += p.amount
     bb = e.blinds[1]
     t.street, t.board, t.next_street = "preflop", [], ""
-    t.current_bet = t.last_full = t.full_bet = t.open_bet = bb
-    t.bets = 1
+    # The big blind is the opening bet and the first of the capped bets (50, 53-B); an
+    # ante-only level opens with no bet, like a later street.
+    t.current_bet = t.full_bet = t.open_bet = bb
+    t.last_full = level.min_bet
+    t.bets = 1 if bb else 0
     t.aggressor = None
     t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, []
     t.awards, t.shares = {}, {}
@@ -299,7 +306,7 @@ def _correct_level(t: TableState, e: Irregular) -> None:
             t.full_bet = e.correct
             t.bets += 1 if e.kind == "under_raise" else 0
     else:
-        t.last_full = min(t.last_full, max(e.correct - e.level, t.level.blinds[1]))
+        t.last_full = min(t.last_full, max(e.correct - e.level, t.level.min_bet))
     t.current_bet = e.correct
 
 
@@ -335,7 +342,7 @@ def _dealt(t: TableState, e: Dealt) -> None:
     t.board = list(e.board)
     t.street = e.street
     t.current_bet = t.full_bet = t.open_bet = t.bets = 0
-    t.last_full = t.level.blinds[1]
+    t.last_full = t.level.min_bet
     t.aggressor = None
     t.next_street = ""
     t.no_raise = {}

@@ -276,7 +276,7 @@ def _unclear(t: TableState, s: Seat, amount: int, rules: list[str]) -> int:
 
     "Bet 5" at 200-400 is 500 with less than 5,000 in the pot, and 5,000 with more.
     """
-    smallest_legal = max(t.level.blinds[1], t.current_bet - s.bet)
+    smallest_legal = max(t.level.min_bet, t.current_bet - s.bet)
     if amount >= min(t.chips) and (amount >= smallest_legal or amount >= betting.all_in_to(s)):
         return amount
     pot = t.pot_total()

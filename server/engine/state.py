@@ -161,6 +161,8 @@ class TableState(msgspec.Struct, array_like=True):
     started: bool = False
     awards: dict[int, list[int]] = {}
     shares: dict[int, int] = {}
+    dead_small_blind: bool = False
+    """The first hand has no small blind (34); read only before the first hand starts."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:
@@ -225,6 +227,7 @@ def new_state(
     names: dict[int, str] | None = None,
     cap: int = 4,
     heads_up_event: bool = False,
+    dead_small_blind: bool = False,
 ) -> TableState:
     names = names or {}
     return TableState(
@@ -237,4 +240,5 @@ def new_state(
         button=button,
         cap=cap,
         heads_up_event=heads_up_event,
+        dead_small_blind=dead_small_blind,
     )

@@ -101,7 +101,7 @@ def _award(t: TableState, cmd: Award, emit: Emit) -> Move:
 
 
 def _level(t: TableState, cmd: SetLevel, emit: Emit) -> Move:
-    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba))
+    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet))
     return None
 
 
