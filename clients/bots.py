@@ -18,6 +18,7 @@ import anyio
 
 from clients.python import Client, CommandRefused
 from protocol.commands import Act, AddPlayer, Command, Deal, Ruling, Show, StartHand
+from protocol.views import AnyTableView
 from protocol.wire import Events, Snapshot
 
 RANKS = "23456789TJQKA"
@@ -119,10 +120,10 @@ class TableBot:
         elif kind == "misdeal":
             self.phase = "idle"
 
-    def see_snapshot(self, state: dict[str, Any]) -> None:
-        self.phase = state["phase"]
-        self.stacks = {s["seat"]: s["stack"] for s in state["seats"]}
-        self.live = {s["seat"] for s in state["seats"] if s["in_hand"]}
+    def see_snapshot(self, state: AnyTableView) -> None:
+        self.phase = state.phase
+        self.stacks = {s.seat: s.stack for s in state.seats}
+        self.live = {s.seat for s in state.seats if s.in_hand}
 
     def choose(self) -> Command | None:
         """The dealer's next command, or None while someone else (the floor) must act."""

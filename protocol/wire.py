@@ -14,6 +14,7 @@ import msgspec
 from protocol.commands import Command
 from protocol.config import TableConfig
 from protocol.types import Id, Nonce, Seq, Text
+from protocol.views import AnyTableView
 
 
 class _Message(
@@ -107,12 +108,14 @@ class Events(_Message, tag="events", frozen=True):
 
 
 class Snapshot(_Message, tag="snapshot", frozen=True):
-    """The table as of ``seq``, sent when the events a station missed are no longer kept."""
+    """The table as of ``seq``, sent when the events a station missed are no longer kept.
+
+    ``state`` is the typed view of :mod:`protocol.views`: the public variant for displays."""
 
     tournament: str
     table: str
     seq: int
-    state: Any
+    state: AnyTableView
 
 
 class Ack(_Message, tag="ack", frozen=True):

@@ -3,22 +3,39 @@
 Dealers and the floor see every event as it is. For displays, hole cards are taken out of
 ``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``, also where a
 ``correction`` carries them among the re-derived hand's events; cards become public
-when a hand is shown (``shown``) or all hands are turned up (17). Snapshots are filtered the
-same way.
+when a hand is shown (``shown``) or all hands are turned up (17). A snapshot carries the typed
+view of :mod:`protocol.views`: the public one holds a seat's cards only when the rules exposed
+that seat's hand.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
-from server.engine import TableState
+from protocol.config import Level
+from protocol.events import Prompt
+from protocol.views import (
+    ClockView,
+    FloorCallView,
+    LevelView,
+    OutOfTurnView,
+    PublicTableView,
+    SeatView,
+    TableView,
+)
+from protocol.wire import Snapshot, encoder
+from server.engine import Seat, TableState
 from server.engine.flow import prompt_for
 from server.engine.pots import layered
+from server.engine.state import PendingCall
 
-_json = msgspec.json.Encoder()
 _decode = msgspec.json.Decoder()
+SNAPSHOTS_KEPT = 64
+"""Snapshot frames kept for stations asking for the same table at the same event."""
+_snapshots: dict[tuple[str, str, int, bool], bytes] = {}
+V = TypeVar("V", TableView, PublicTableView)
 PUBLIC_CARDS = frozenset({"deal", "show"})
 """Commands whose cards everyone may see: the board, and hands shown at the showdown."""
 
@@ -50,61 +67,129 @@ def public_events(raw_events: list[bytes]) -> list[Any]:
     return out
 
 
-def _prompt(state: TableState) -> dict[str, Any] | None:
-    seat = state.seat(state.to_act) if state.phase == "betting" and state.to_act else None
-    return msgspec.to_builtins(prompt_for(state, seat)) if seat is not None else None
+def snapshot_message(
+    tournament: str, table: str, seq: int, state: TableState, public: bool
+) -> bytes:
+    """The ``snapshot`` frame of a table at event ``seq``, encoded once per view.
+
+    Stations that open at once (a room of displays after a restart) ask for the same table at
+    the same event: a table's log only grows, so one ``seq`` names one state and the frame is
+    shared.
+    """
+    key = (tournament, table, seq, public)
+    frame = _snapshots.pop(key, None)
+    if frame is None:
+        view = public_view(state) if public else staff_view(state)
+        frame = encoder.encode(Snapshot(tournament, table, seq, view))
+    _snapshots[key] = frame
+    while len(_snapshots) > SNAPSHOTS_KEPT:
+        del _snapshots[next(iter(_snapshots))]
+    return frame
 
 
-def table_view(state: TableState, public: bool) -> dict[str, Any]:
-    """The table as a station shows it; for the public, unexposed hole cards are left out."""
+def staff_view(state: TableState) -> TableView:
+    """The table as dealers and the floor see it: every hole card entered."""
+    return _table(TableView, state, public=False)
+
+
+def public_view(state: TableState) -> PublicTableView:
+    """The table as a display sees it: a seat's cards only once the rules exposed them."""
+    return _table(PublicTableView, state, public=True)
+
+
+def exposed(state: TableState, seat: Seat) -> bool:
+    """Whether the seat's whole hand is face up for everyone: tabled at the showdown (14-A), or
+    a live hand turned up because an all-in left no more betting (17). Exposure is decided per
+    seat: a folded or mucked hand is not turned up with the others."""
+    return seat.shown or (state.exposed and seat.live)
+
+
+def _public_cards(state: TableState, seat: Seat) -> list[str]:
+    """The seat's cards a display may see: all of an exposed hand, else those shown so far."""
+    return list(seat.cards) if exposed(state, seat) else list(seat.face_up)
+
+
+def _seat(state: TableState, seat: Seat, public: bool) -> SeatView:
+    return SeatView(
+        seat=seat.number,
+        name=seat.name,
+        stack=seat.stack,
+        bet=seat.bet,
+        in_hand=seat.live,
+        all_in=seat.all_in,
+        folded=seat.folded,
+        waiting=seat.waiting,
+        cards=_public_cards(state, seat) if public else list(seat.cards),
+        shown=seat.shown,
+        mucked=seat.mucked,
+        penalty=state.penalties.get(seat.number, 0),
+        dealt=seat.dealt,
+        exposed=exposed(state, seat),
+        face_up=list(seat.face_up),
+        no_raise=state.no_raise.get(seat.number, ""),
+        no_fold=state.no_fold.get(seat.number, ""),
+    )
+
+
+def _call(call: PendingCall, blocking: bool) -> FloorCallView:
+    return FloorCallView(
+        call=call.call,
+        seat=call.seat,
+        rule=call.rule,
+        options=list(call.options),
+        pushed=call.pushed,
+        forfeit=call.forfeit,
+        blocking=blocking,
+    )
+
+
+def _level(level: Level) -> LevelView:
+    return LevelView(blinds=level.blinds, ante=level.ante, bba=level.bba, min_bet=level.min_bet)
+
+
+def _prompt(state: TableState) -> Prompt | None:
+    """The options of the seat to act, while a betting round waits on it."""
+    if state.phase != "betting" or state.to_act is None:
+        return None
+    seat = state.seat(state.to_act)
+    return prompt_for(state, seat) if seat is not None else None
+
+
+def _table(kind: type[V], state: TableState, public: bool) -> V:
+    """Every field of the view, read from the engine state one by one."""
     in_front = {s.number: s.bet for s in state.seats if s.bet}
     pots = [p.amount for p in layered(state, in_front) if p.amount] if state.phase != "idle" else []
-    seats = []
-    for s in state.seats:
-        hidden = public and not (s.shown or state.exposed)
-        seats.append(
-            {
-                "seat": s.number,
-                "name": s.name,
-                "stack": s.stack,
-                "bet": s.bet,
-                "in_hand": s.live,
-                "all_in": s.all_in,
-                "folded": s.folded,
-                "waiting": s.waiting,
-                "cards": [] if hidden else list(s.cards),
-                "shown": s.shown,
-                "mucked": s.mucked,
-                "penalty": state.penalties.get(s.number, 0),
-            }
-        )
-    return {
-        "game": state.game,
-        "hand": state.hand,
-        "phase": state.phase,
-        "street": state.street,
-        "blinds": list(state.level.blinds),
-        "ante": state.level.ante,
-        "bba": state.level.bba,
-        "chips": list(state.chips),
-        "next_level": msgspec.to_builtins(state.next_level) if state.next_level else None,
-        "button": state.button,
-        "small_blind": state.small_blind,
-        "big_blind": state.big_blind,
-        "board": list(state.board),
-        "to_act": state.to_act,
-        "current_bet": state.current_bet,
-        "pots": pots,
-        "pot_total": state.pot_total() - sum(in_front.values()),
-        "seats": seats,
-        "waiting_on": state.waiting_on(),
-        "prompt": _prompt(state),
-        "floor": [
-            {**msgspec.to_builtins(c), "blocking": blocking}
-            for calls, blocking in ((state.floor, True), (state.notices, False))
-            for c in calls
+    return kind(
+        game=state.game,
+        hand=state.hand,
+        phase=state.phase,
+        street=state.street,
+        blinds=state.level.blinds,
+        ante=state.level.ante,
+        bba=state.level.bba,
+        chips=list(state.chips),
+        next_level=_level(state.next_level) if state.next_level else None,
+        button=state.button,
+        small_blind=state.small_blind,
+        big_blind=state.big_blind,
+        board=list(state.board),
+        to_act=state.to_act,
+        current_bet=state.current_bet,
+        pots=pots,
+        pot_total=state.pot_total() - sum(in_front.values()),
+        seats=[_seat(state, s, public) for s in state.seats],
+        waiting_on=state.waiting_on(),
+        prompt=_prompt(state),
+        floor=[_call(c, True) for c in state.floor] + [_call(c, False) for c in state.notices],
+        substantial_action=state.sa,
+        clock=ClockView(seat=state.clock.seat, expires=state.clock.expires)
+        if state.clock
+        else None,
+        exposed=state.exposed,
+        next_street=state.next_street,
+        min_bet=state.level.min_bet,
+        out_of_turn=[
+            OutOfTurnView(seat=p.seat, act=p.act, rule=p.rule, skipped=list(p.skipped))
+            for p in state.pending
         ],
-        "substantial_action": state.sa,
-        "clock": msgspec.to_builtins(state.clock) if state.clock else None,
-        "exposed": state.exposed,
-    }
+    )

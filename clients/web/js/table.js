@@ -1,7 +1,7 @@
 // A table as a station sees it, built by applying the table's events one by one (the same
-// bookkeeping as server/engine/evolve.py) or taken whole from a `snapshot` (server/views.py
-// `table_view`). The view has the fields of `table_view`; the model adds the current prompt,
-// the open floor calls with their texts, and the event log.
+// bookkeeping as server/engine/evolve.py) or taken whole from a `snapshot` (the typed view of
+// protocol/views.py, built by server/views.py). The view has the fields of that snapshot; the
+// model adds the current prompt, the open floor calls with their texts, and the event log.
 
 import { describe, entryKind, fmt, words } from "./format.js";
 
@@ -58,14 +58,15 @@ function seatFrom(s) {
   return settle(seat);
 }
 
-/** The derived flags of a seat, as `table_view` computes them. */
+/** The derived flags of a seat, as the snapshot's seat view (server/views.py) computes them. */
 function settle(seat) {
   seat.in_hand = seat.dealt && !seat.folded && !seat.mucked;
   seat.all_in = seat.in_hand && seat.stack === 0;
   return seat;
 }
 
-/** A floor call: from a `floor_call` event, or from a snapshot's [call, seat, rule, options, pushed, forfeit]. */
+/** A floor call: from a `floor_call` event or a snapshot's {call, seat, rule, options, pushed,
+ * forfeit, blocking}, or an older server's positional [call, seat, rule, options, pushed, forfeit]. */
 function callFrom(c) {
   if (Array.isArray(c)) {
     const [call, seat, rule, options, pushed, forfeit] = c;
@@ -157,14 +158,16 @@ export class TableModel {
     }
     view.clock = clockFrom(state.clock);
     view.awards = {};
-    view.next_level = null;
+    const next = state.next_level;
+    view.next_level = next ? { blinds: [...next.blinds], ante: next.ante || 0, bba: Boolean(next.bba) } : null;
     view.chips = state.chips ?? previous.chips ?? null;
     this.view = view;
     this.seq = seq;
     this.base = null;
     this.needsSnapshot = false;
-    this.prompt = null;
-    // The snapshot has no prompt: the history up to `seq` tells the last one.
+    this.prompt = state.prompt ?? null;
+    // What the snapshot does not carry (who showed or mucked before, the pots already
+    // awarded, floor call texts): the history up to `seq` tells it.
     this.promptFrom = seq;
     this.recall = null;
     this.updated += 1;
