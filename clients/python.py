@@ -4,11 +4,17 @@ The client remembers the last event number it saw of every table. When the conne
 it reconnects (with backoff), signs in again and subscribes from those numbers, so the
 stream it hands out has every event exactly once, in order. Used by the demo's bot dealers,
 the load benchmark and the service tests.
+
+A command whose outcome is not known — answered ``unknown_outcome`` (Redis did not confirm the
+commit) or cut off by a dropped connection — is sent again under the same id until the server
+answers with an ack or a definite error: a retry of a command that did commit is acknowledged
+(``duplicate``), never applied twice.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -37,6 +43,9 @@ from protocol.wire import (
     server_decoder,
 )
 
+RETRIED = ("unknown_outcome", "disconnected")
+"""Answers that leave a command's outcome unknown: it is sent again under the same id."""
+
 
 class CommandRefused(Exception):
     def __init__(self, error: Error) -> None:
@@ -58,6 +67,8 @@ class Client:
         self._waiting: dict[str, tuple[anyio.Event, list[ServerMessage]]] = {}
         self._inbox_send, self._inbox = anyio.create_memory_object_stream[ServerMessage](10_000)
         self.reconnects = 0
+        self.resent = 0
+        """Commands sent again because their outcome was unknown."""
 
     async def connect(self) -> Welcome:
         self.ws = await connect(self.url, max_size=2**24, open_timeout=10)
@@ -121,14 +132,37 @@ class Client:
         command_id: str | None = None,
         timeout: float = 10,
         after: int | None = None,
+        patience: float = 120,
     ) -> Ack:
         """Send a command and wait for its acknowledgement; retrying with the same id is safe.
 
-        ``after`` makes it conditional on the table's last event number (else ``stale``)."""
+        ``after`` makes it conditional on the table's last event number (else ``stale``).
+        While the outcome is unknown (``RETRIED``, or the client is reconnecting) the command is
+        sent again, same id, for up to ``patience`` seconds; ``timeout`` bounds one attempt
+        (a ``TimeoutError`` also leaves the outcome unknown: send the same id again)."""
         cid = command_id or self.next_id()
-        reply = await self._request(Send(cid, tournament, table, command, after), cid, timeout)
-        assert isinstance(reply, Ack)
-        return reply
+        message = Send(cid, tournament, table, command, after)
+        give_up = time.monotonic() + patience
+        delay = 0.1
+        while True:
+            try:
+                reply = await self._request(message, cid, timeout)
+            except CommandRefused as refused:
+                if refused.error.code not in RETRIED or not self._may_resend(give_up, delay):
+                    raise
+            except (ConnectionError, ConnectionClosed):
+                if not self._may_resend(give_up, delay):
+                    raise
+            else:
+                assert isinstance(reply, Ack)
+                return reply
+            self.resent += 1
+            await anyio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+    def _may_resend(self, give_up: float, delay: float) -> bool:
+        """A client that does not reconnect cannot learn more; nor once patience runs out."""
+        return self.reconnect and time.monotonic() + delay < give_up
 
     async def create_tournament(self, tournament: str, name: str = "") -> None:
         cid = self.next_id()

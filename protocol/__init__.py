@@ -41,6 +41,7 @@ from protocol.commands import (
 from protocol.config import Game, Level, TableConfig
 from protocol.events import (
     ActionEvent,
+    ActionLimited,
     Answer,
     Awarded,
     CardsShown,
@@ -75,6 +76,7 @@ from protocol.events import (
 __all__ = [
     "Act",
     "ActionEvent",
+    "ActionLimited",
     "AddPlayer",
     "Answer",
     "Ask",

@@ -59,10 +59,16 @@ class Act(_Command, tag="act", frozen=True):
     as_played: bool = False
     """Record the total exactly as it went in, uncorrected: an error found later is ruled by
     rule 54 when the floor is told (``irregularity`` ``under_raise`` / ``pot_miscount``)."""
+    spoken: Text | None = None
+    """The words of ``amount`` as said, when they came without a unit ("five"): the amount
+    can mean several things and is read by rule 59. Without it a spoken amount is clear, and
+    one below the minimum is an under-bet (54-A)."""
 
     def __post_init__(self) -> None:
         if self.declare is None and self.amount is None and not self.chips:
             raise ValueError("an act needs a declaration, an amount or chips")
+        if self.spoken is not None and self.amount is None:
+            raise ValueError("spoken gives the words of an amount: it needs the amount")
         if self.amount is not None and self.amount <= 0:
             raise ValueError("amount must be positive")
         if any(c <= 0 for c in self.chips):

@@ -232,6 +232,17 @@ class OutOfTurnReleased(_Event, tag="out_of_turn_released", frozen=True):
     text: str = ""
 
 
+class ActionLimited(_Event, tag="action_limited", frozen=True):
+    """What the seat to act said or did binds it to some options for this action, and it is
+    still to act: "check" facing a bet leaves call or fold (57); chips of an earlier bet
+    pulled back facing a raise leave call or raise (48-B)."""
+
+    seat: int
+    options: list[str]
+    rules: list[str] = []
+    text: str = ""
+
+
 class ClockStarted(_Event, tag="clock", frozen=True):
     """The clock is on ``seat``: 25 s to ``deadline``, then a 5 s countdown to ``expires`` (31)."""
 
@@ -347,6 +358,7 @@ Event = (
     | SubstantialAction
     | OutOfTurn
     | OutOfTurnReleased
+    | ActionLimited
     | ClockStarted
     | Irregular
     | Misdealt

@@ -26,6 +26,10 @@ CONFLICTS = Counter(
 GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
 RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
 SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")
+CATCH_UPS = Counter(
+    "tablewire_catch_ups_total",
+    "Subscriptions served (each a paged catch-up of its tables), replaced ones included",
+)
 REFUSED_FRAMES = Counter("tablewire_refused_frames_total", "Frames refused, by reason", ["code"])
 COMMIT_SECONDS = Histogram(
     "tablewire_commit_seconds",

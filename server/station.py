@@ -52,12 +52,13 @@ from protocol.wire import (
     encoder,
 )
 from server import metrics
+from server.admission import Door, Sessions
 from server.connection import Connection
 from server.fanout import Fanout, Frame, frames_from
 from server.outbox import Outbox
 from server.store import Store
 from server.tables import Applied, Busy, Tables
-from server.tokens import Claims, TokenError, verify
+from server.tokens import CLOSE_CODES, Claims, TokenError, verify
 from server.views import snapshot_message
 
 log = logging.getLogger("tablewire.station")
@@ -72,7 +73,8 @@ HOLD_BYTES = 1024 * 1024
 RATE = 200.0
 BURST = 400.0
 FLOOD_LIMIT = 2_000
-HELLO_TIMEOUT = 10.0
+HELLO_TIMEOUT = 3.0
+"""Seconds a new connection has to send its hello (``Door.hello_timeout`` when configured)."""
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
@@ -115,6 +117,8 @@ class Services:
     name: str
     heartbeat: float
     gate: Gate = field(default_factory=Gate)
+    door: Door = field(default_factory=lambda: Door(hello_timeout=HELLO_TIMEOUT))
+    sessions: Sessions = field(default_factory=Sessions)
 
 
 @dataclass
@@ -136,11 +140,10 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
     """Why the role may not send this command to this table, or None when it may."""
     if claims.role == "display":
         return "a display is read-only"
-    if claims.role == "dealer":
-        if table != claims.table:
-            return f"this dealer token is for table {claims.table}"
-        if isinstance(command, FLOOR_ONLY + ADMIN_ONLY):
-            return f"'{type(command).__name__}' is for the floor"
+    if claims.table is not None and table != claims.table:
+        return f"this {claims.role} token is for table {claims.table}"
+    if claims.role == "dealer" and isinstance(command, FLOOR_ONLY + ADMIN_ONLY):
+        return f"'{type(command).__name__}' is for the floor"
     if (
         claims.role == "floor"
         and isinstance(command, ADMIN_ONLY)
@@ -254,8 +257,15 @@ class Station:
             self.services.fanout.forget(self)
 
     async def _sign_in(self) -> bool:
+        door = self.services.door
         try:
-            raw = await asyncio.wait_for(self.ws.recv(), HELLO_TIMEOUT)
+            return await self._hello(door.hello_timeout)
+        finally:
+            door.leave(self.ws)
+
+    async def _hello(self, timeout: float) -> bool:
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
         except TimeoutError:
             await self.ws.close(1008, "sign in first")
             return False
@@ -273,13 +283,18 @@ class Station:
             )
             await self.ws.close(1008, "sign in first")
             return False
+        sessions = self.services.sessions
         try:
-            self.claims = verify(self.services.secret, hello.token, time.time())
+            claims = verify(self.services.secret, hello.token, time.time())
+            revoked = sessions.refusal(claims, time.time())
+            if revoked is not None:
+                raise revoked
         except TokenError as exc:
             await self.ws.send(refusal(exc.code, exc.message).decode())
             await self.ws.close(1008, exc.code)
             return False
-        c = self.claims
+        self.claims = c = claims
+        sessions.live.add(self)
         await self.ws.send(
             encoder.encode(
                 Welcome(c.role, c.tournament, c.table, self.services.name, self.services.heartbeat)
@@ -330,6 +345,11 @@ class Station:
             except (msgspec.DecodeError, RecursionError) as exc:
                 self.send(refusal("bad_json", f"not JSON: {exc}"))
                 continue
+            ended = self.services.sessions.refusal(self.claims, time.time()) if self.claims else None
+            if ended is not None:
+                # Expired or revoked since the last frame: nothing more is taken.
+                await self.end_session(ended)
+                return
             try:
                 await self._dispatch(message)
             except (ConnectionClosed, asyncio.CancelledError):
@@ -363,13 +383,30 @@ class Station:
                 self.send(refusal("bad_message", "already signed in"))
 
     def _in_scope(self, tournament: str, table: str | None) -> str | None:
+        """Why the token does not reach this tournament or table (None: the whole tournament),
+        or None when it does. A token naming a table, whatever its role, reaches only it."""
         c = self.claims
         assert c is not None
         if c.tournament not in (tournament, "*"):
             return f"this token is for tournament {c.tournament}"
-        if c.role == "dealer" and table != c.table:
-            return f"this dealer token is for table {c.table}"
+        if c.table is not None and table != c.table:
+            return f"this {c.role} token is for table {c.table}"
         return None
+
+    async def end_session(self, error: TokenError) -> None:
+        """The token stopped being valid while connected: say why and close with the code that
+        tells the station to sign in again rather than reconnect with the same token."""
+        if self.closing:
+            return
+        self.closing = True
+        self.outbox.close()
+        try:
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
+                message = refusal(error.code, error.message).decode()
+                await asyncio.wait_for(self.ws.send(message), 1.0)
+            await self.ws.close(CLOSE_CODES.get(error.code, 1008), error.code)
+        finally:
+            self.closed_for_resync.set()  # a read waiting on this close ends too
 
     async def _command(self, message: Send) -> None:
         assert self.claims is not None
@@ -414,6 +451,7 @@ class Station:
         if why:
             self.send(refusal("forbidden", why))
             return
+        metrics.CATCH_UPS.inc()
         scope = (message.tournament, message.table)
         previous = self.following.pop(scope, None)
         if previous is not None:

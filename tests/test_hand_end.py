@@ -271,13 +271,13 @@ def test_errors_change_nothing_and_name_the_rule() -> None:
         config,
         [
             {"type": "start_hand"},
-            {"type": "act", "seat": 1, "declare": "check"},
+            {"type": "act", "seat": 1, "declare": "raise"},
             {"type": "deal", "street": "flop"},
             {"type": "act", "seat": 1, "declare": "call"},
         ],
     )
     errors = of_type(events, "error")
-    assert [e["rule"] for e in errors] == ["57"]
+    assert [e["rule"] for e in errors] == ["52-B"]
     early = last(events, "irregularity")
     assert early["kind"] == "early_cards" and early["rules"] == ["RP-5-A"]
     assert last(events, "action")["total"] == 100 and last(events, "prompt")["seat"] == 2

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from protocol import (
     Act,
+    ActionLimited,
     Award,
     Correction,
     Deal,
@@ -113,6 +114,14 @@ def probe_prompt(state: TableState, p: Prompt) -> None:
             _, events = apply(state, command)
             first = ruling_of(events)
             assert getattr(first, "action", None) == "check" and "57-A" in first.rules  # type: ignore[union-attr]
+            continue
+        if option == "check" and p.to_call:
+            # 57: "check" facing a bet is recorded; the seat stays to act, call or fold only.
+            _, events = apply(state, command)
+            limited = [e for e in events if isinstance(e, ActionLimited)]
+            assert limited and limited[0].rules == ["57"], events
+            again = events[-1]
+            assert isinstance(again, Prompt) and again.seat == seat and not again.can_raise
             continue
         assert refused(state, command) == (option not in p.options), (option, p)
     raise_cmd = Act(seat=seat, declare="raise", amount=p.all_in_to)

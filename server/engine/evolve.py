@@ -15,6 +15,7 @@ from protocol.commands import StartHand
 from protocol.config import Level
 from protocol.events import (
     ActionEvent,
+    ActionLimited,
     Answer,
     Awarded,
     CardsShown,
@@ -53,6 +54,9 @@ from server.engine.state import (
 )
 
 CHIP_ACTIONS = frozenset({"call", "bet", "raise"})
+ONE_ACTION = frozenset({"57", "48-B"})
+"""Limits that bind only the action they were said or done for: "check" facing a bet (57),
+chips pulled back facing a raise (48-B)."""
 
 
 def evolve(t: TableState, e: Event) -> None:
@@ -84,6 +88,8 @@ def evolve(t: TableState, e: Event) -> None:
             t.sa = True
         case OutOfTurn():
             _out_of_turn(t, e)
+        case ActionLimited():
+            _limited(t, e)
         case OutOfTurnReleased():
             t.pending = [p for p in t.pending if p.seat != e.seat]
         case FloorCall():
@@ -210,6 +216,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.phase, t.to_act, t.exposed, t.floor = "betting", None, False, []
     t.awards, t.shares = {}, {}
     t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
+    t.no_fold = {}
     t.skipped, t.told, t.button_error = {}, {}, None
     t.actions = t.chip_actions = t.street_actions = 0
     t.sa = False
@@ -229,6 +236,9 @@ def _action(t: TableState, e: ActionEvent) -> None:
         t.skipped = {n: c for n, c in t.skipped.items() if n != e.seat}
     if t.clock is not None and t.clock.seat == e.seat:
         t.clock = None
+    if t.no_raise.get(e.seat) in ONE_ACTION or e.seat in t.no_fold:
+        t.no_raise = {n: r for n, r in t.no_raise.items() if n != e.seat or r not in ONE_ACTION}
+        t.no_fold = {n: r for n, r in t.no_fold.items() if n != e.seat}
     if not e.forced:
         # Substantial action counts the players' actions, not kills or corrections (38).
         t.actions += 1
@@ -250,7 +260,8 @@ def _action(t: TableState, e: ActionEvent) -> None:
         full = increment >= t.last_full
         if full:
             t.last_full = increment
-    if t.bets == 0:
+    if t.current_bet == 0:
+        # 53-B: the opening bet is the first bet with chips, a short all-in included.
         t.open_bet = e.total
     if full:
         t.full_bet = e.total
@@ -273,6 +284,16 @@ def _out_of_turn(t: TableState, e: OutOfTurn) -> None:
         t.no_raise = {**t.no_raise, e.seat: "55-B"}
     elif e.action == "check" and t.current_bet > _seat(t, e.seat).bet:
         t.no_raise = {**t.no_raise, e.seat: "57"}
+
+
+def _limited(t: TableState, e: ActionLimited) -> None:
+    """57: "check" facing a bet leaves call or fold; 48-B: pulled-back chips leave call or
+    raise. The seat stays to act."""
+    rule = e.rules[0] if e.rules else ""
+    if "raise" not in e.options:
+        t.no_raise = {**t.no_raise, e.seat: rule}
+    if "fold" not in e.options:
+        t.no_fold = {**t.no_fold, e.seat: rule}
 
 
 def _irregular(t: TableState, e: Irregular) -> None:
@@ -299,6 +320,8 @@ def _irregular(t: TableState, e: Irregular) -> None:
 
 def _correct_level(t: TableState, e: Irregular) -> None:
     """54: the street's bet becomes the right amount; the bettors' chips follow as actions."""
+    if e.level == 0:
+        t.open_bet = e.correct  # the corrected bet opened the street (53-B)
     if e.correct > e.total:
         increment = e.correct - e.level
         if increment >= t.last_full:
@@ -366,5 +389,6 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
     t.current_bet = t.bets = 0
     t.awards, t.shares = {}, {}
     t.pending, t.no_raise, t.flagged, t.clock = [], {}, [], None
+    t.no_fold = {}
     t.skipped, t.told, t.button_error = {}, {}, None
     t.base, t.history = None, []

@@ -19,6 +19,8 @@ def prompt_for(t: TableState, s: Seat) -> Prompt:
     to_call = betting.owed(t, s)
     top = betting.all_in_to(s)
     options = ["fold", "call"] if to_call else ["check"]
+    if to_call and s.number in t.no_fold:
+        options = ["call"]  # 48-B: chips pulled back facing a raise: call or raise
     low = high = None
     if betting.can_raise(t, s):
         low, high = betting.raise_bounds(t, s)

@@ -6,6 +6,8 @@ seats before it changes nothing, a bet or raise does. An out-of-turn fold binds 
 seat that is skipped must speak up: once out-of-turn actions after it amount to substantial
 action (38), they bind, the action backs up to the skipped seat and the floor rules on its
 hand (55-A-2). Heads-up, a seat that checks out of turn may only call or fold to a bet (55-B).
+An out-of-turn action is read again when it binds: an under-call is then ruled by 53-B, a
+decision for the floor against a later raise multi-way.
 """
 
 from __future__ import annotations
@@ -17,20 +19,20 @@ from server.engine.actions import action_event, check_substantial, is_substantia
 from server.engine.errors import Illegal
 from server.engine.moves import Emit, Move, ResumeAfter
 from server.engine.penalties import consider
-from server.engine.reading import FloorNeeded, Reading, read
+from server.engine.reading import FloorNeeded, Limited, Reading, read
 from server.engine.state import PendingAct, Seat, TableState
 
 SKIPPED_OPTIONS = ["all_options", "call_or_fold", "dead_hand"]
 
 
-def _oot_reading(t: TableState, s: Seat, act: Act) -> Reading:
-    """What the out-of-turn action would be if it binds now."""
+def _oot_reading(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded:
+    """What the out-of-turn action would be if it binds now (the floor's, for an under-call)."""
     if act.declare == "check" and t.current_bet > s.bet:
         # 57: a check facing a bet leaves the seat call or fold; it stands as a passive action.
         return Reading("check", s.bet, 0, ["57"], ["a check facing a bet: call or fold only"])
     reading = read(t, s, act)
-    if isinstance(reading, FloorNeeded):
-        return Reading("call", s.bet + reading.pushed, 0, [reading.rule])
+    if isinstance(reading, Limited):
+        raise Illegal(reading.rule, f"seat {s.number} {reading.why}")
     return reading
 
 
@@ -41,6 +43,22 @@ def record(t: TableState, s: Seat, act: Act, emit: Emit) -> Move:
     reading = _oot_reading(t, s, act)
     heads_up = len(t.live()) == 2
     skipped = [to_act] + [n for n in t.seats_between(to_act, s.number) if _still_to_act(t, n)]
+    if isinstance(reading, FloorNeeded):
+        emit(
+            OutOfTurn(
+                s.number,
+                to_act,
+                "call",
+                s.bet + reading.pushed,
+                skipped,
+                act,
+                ["55-A-1", reading.rule],
+                f"Seat {s.number} acted out of turn ({reading.why}): action backs up to seat"
+                f" {to_act}; if the action to seat {s.number} does not change, it binds and the"
+                f" floor rules on it (55, {reading.rule})",
+            )
+        )
+        return _after_recorded(t, skipped, to_act, emit)
     rule = "55-B" if heads_up and reading.action == "check" else "55-A-1"
     if reading.action == "fold":
         emit(
@@ -70,6 +88,11 @@ def record(t: TableState, s: Seat, act: Act, emit: Emit) -> Move:
                 _text(s, reading, to_act, False),
             )
         )
+    return _after_recorded(t, skipped, to_act, emit)
+
+
+def _after_recorded(t: TableState, skipped: list[int], to_act: int, emit: Emit) -> Move:
+    """Back to the seat whose turn it is, unless the out-of-turn actions now bind (55-A-2)."""
     for seat in skipped:
         done, with_chips = t.skipped.get(seat, (0, 0))
         if is_substantial(done, with_chips):
@@ -114,6 +137,8 @@ def _skipped_seat_bound(t: TableState, seat: int, emit: Emit) -> None:
             reading = _oot_reading(t, s, p.act)
         except Illegal:
             continue
+        if isinstance(reading, FloorNeeded):
+            continue  # 53-B: an under-call is put to the floor when its turn comes
         if reading.action == "check" and t.current_bet > s.bet:
             continue  # 57: it stays limited to call or fold when its turn comes
         emit(action_event(t, s, reading, ["55-A-2"], ["substantial action out of turn binds"]))
@@ -137,7 +162,8 @@ def _clockwise(t: TableState, start: int, seat: int) -> int:
 def on_turn(t: TableState, s: Seat, emit: Emit) -> bool:
     """The action reaches a seat that acted out of turn: bind it or release it.
 
-    Returns True when the seat's action was bound (the hand moves on without a prompt).
+    Returns True when the seat's action was bound (the hand moves on without a prompt, or
+    waits on the floor's ruling on a bound under-call, 53-B).
     """
     pending = next((p for p in t.pending if p.seat == s.number), None)
     if pending is None:
@@ -152,6 +178,10 @@ def on_turn(t: TableState, s: Seat, emit: Emit) -> bool:
                 )
             )
             return False
+        if isinstance(reading, FloorNeeded):
+            note = "; out of turn, and the action to it did not change (55-A-1)"
+            emit(reading.event(t, s.number, note))
+            return True
         if reading.action == "check" and t.current_bet > s.bet:
             emit(
                 OutOfTurnReleased(

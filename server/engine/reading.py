@@ -2,8 +2,9 @@
 
 The dealer records what really happened; this module says what it means under the TDA. The
 result is a :class:`Reading` — the action it became, the seat's total on the street, the chips
-that go back and the rules applied — or a :class:`FloorNeeded` where the TDA leaves the answer
-to the floor.
+that go back and the rules applied — a :class:`FloorNeeded` where the TDA leaves the answer to
+the floor, or a :class:`Limited` where what the seat said or did is not an action but binds its
+options (57, 48-B) and it is still to act.
 
 ``front`` below is every chip now in front of the seat: for ``prior="left"`` the chips already
 there plus the ones pushed; for ``pulled`` and ``partly_pulled`` the chips listed (rule 48).
@@ -15,9 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from protocol.commands import Act
-from server.engine import betting
+from protocol.events import ActionLimited, FloorCall
+from server.engine import betting, words
 from server.engine.errors import Illegal
 from server.engine.state import Seat, TableState
+
+FLOOR_42A = ("raise_min", "call")
+"""The floor's options on a declared raise with chips short of the call (42-A)."""
 
 
 @dataclass
@@ -38,8 +43,37 @@ class FloorNeeded:
     forfeit: int
     why: str
 
+    def event(self, t: TableState, seat: int, note: str = "") -> FloorCall:
+        """The floor call that puts this decision to the floor."""
+        return FloorCall(
+            seat=seat,
+            rule=self.rule,
+            options=list(self.options),
+            call=t.calls + 1,
+            forfeit=self.forfeit,
+            pushed=self.pushed,
+            text=f"Floor, seat {seat}: {self.why}{note} ({self.rule})",
+        )
 
-def read(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded:
+
+@dataclass
+class Limited:
+    """Words or chips that are no action but bind the seat's options for this action."""
+
+    rule: str
+    options: list[str]
+    why: str
+
+    def event(self, seat: int) -> ActionLimited:
+        return ActionLimited(
+            seat=seat,
+            options=list(self.options),
+            rules=[self.rule],
+            text=f"Seat {seat}: {self.why}; {' or '.join(self.options)} only ({self.rule})",
+        )
+
+
+def read(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded | Limited:
     """Interpret one recorded action of the seat to act."""
     declare, amount, chips = act.declare, act.amount, act.chips
     rules: list[str] = []
@@ -53,38 +87,36 @@ def read(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded:
         rules.append("48-C")
     front = base + sum(chips) if chips else None
     if declare is not None:
-        return _declared(t, s, declare, amount, chips, front, rules)
+        return _declared(t, s, act, declare, amount, front, rules)
     if amount is not None and not chips:
         # 42-C: a bare amount is the same as pushing that many chips silently.
         rules.append("42-C")
-        amount = _unclear(t, s, amount, rules)
-        return _silent(t, s, s.bet + amount, None, amount, act, rules)
+        why: list[str] = []
+        amount = _unclear(t, s, amount, act.spoken, rules, why)
+        reading = _silent(t, s, s.bet + amount, None, amount, act, rules)
+        if isinstance(reading, Reading):
+            reading.why = [*why, *reading.why]
+        return reading
     return _silent(t, s, front or 0, min(chips), len(chips), act, rules)
 
 
 def _declared(
     t: TableState,
     s: Seat,
+    act: Act,
     declare: str,
     amount: int | None,
-    chips: list[int],
     front: int | None,
     rules: list[str],
-) -> Reading:
+) -> Reading | FloorNeeded | Limited:
     facing = t.current_bet > s.bet
     top = betting.all_in_to(s)
     if declare == "fold":
-        if not facing:
-            return _ruled(
-                "fold", s.bet, front, [*rules, "60"], ["a fold with no bet to face is binding"]
-            )
-        return _ruled("fold", s.bet, front, rules, [])
+        return _fold(t, s, act, front, rules)
     if declare == "check":
         if facing:
-            raise Illegal(
-                "57",
-                f"seat {s.number} faces {t.current_bet:,}: a check is not an action here;"
-                " the seat may call or fold, not raise",
+            return Limited(
+                "57", ["fold", "call"], f"said 'check' facing {t.current_bet:,}, which is no action"
             )
         return _ruled("check", s.bet, front, rules, [])
     if declare == "call":
@@ -103,34 +135,93 @@ def _declared(
     low, high = betting.raise_bounds(t, s)
     if declare == "pot" and t.game in betting.POT_LIMIT_GAMES:
         return _to_total(t, s, high, front, [*rules, "56"], ["a pot-sized raise"])
-    if declare == "pot" and not betting.is_limit(t):
-        return _to_total(
-            t,
-            s,
-            low,
-            front,
-            [*rules, "56-D"],
-            ["'pot' is not an amount in no-limit: the minimum raise stands"],
-        )
-    if declare in ("complete", "pot") or betting.is_limit(t):
+    # 56-D: in no-limit "pot" is not an amount; it binds a valid bet or raise, as "raise" does.
+    no_limit_pot = declare == "pot" and not betting.is_limit(t)
+    if no_limit_pot:
+        rules.append("56-D")
+    elif declare in ("complete", "pot") or betting.is_limit(t):
         return _to_total(t, s, low, front, rules, [])
+    short = "57-B" if declare == "raise" and not facing else None
     if amount is not None:
-        amount = _unclear(t, s, amount, rules)
+        read_as: list[str] = []
+        amount = _unclear(t, s, amount, act.spoken, rules, read_as)
         if amount > t.current_bet:
             if declare == "raise" and facing:
                 rules.append("45-B")
-            return _to_total(t, s, amount, front, rules, [])
+            return _to_total(t, s, amount, front, rules, read_as, short)
         # An amount that cannot be a total is the size of the raise (59: reasonable reading).
-        return _to_total(t, s, t.current_bet + amount, front, [*rules, "59"], [])
+        return _to_total(t, s, t.current_bet + amount, front, [*rules, "59"], read_as, short)
     if front is None:
+        if no_limit_pot:
+            raise Illegal(
+                "56-D",
+                f"seat {s.number} said 'pot', which is not an amount in no-limit: it must make"
+                f" a valid bet (at least {low:,}); record its chips or amount",
+            )
         raise Illegal(
             "52-B", f"seat {s.number} declared '{declare}' but the amount is not yet clear"
         )
+    if front <= t.current_bet:
+        return _raise_not_in_chips(t, s, act, declare, front, low, rules)
     why = []
-    if len(chips) == 1 and facing:
+    if len(act.chips) == 1 and facing:
         rules.append("46")
         why.append("'raise' before a single chip: the most that chip allows")
-    return _to_total(t, s, front, front, rules, why)
+    return _to_total(t, s, front, front, rules, why, short)
+
+
+def _fold(
+    t: TableState, s: Seat, act: Act, front: int | None, rules: list[str]
+) -> Reading | Limited:
+    """A fold, except where the seat's chips already bind it to play on (48-B)."""
+    if s.number in t.no_fold:
+        raise Illegal(
+            "48-B",
+            f"seat {s.number} pulled back its chips facing a raise: it must call or raise",
+        )
+    if t.current_bet <= s.bet:
+        return _ruled(
+            "fold", s.bet, front, [*rules, "60"], ["a fold with no bet to face is binding"]
+        )
+    if act.prior != "left" and s.bet > 0 and t.current_bet > t.open_bet:
+        options = ["call", "raise"] if betting.can_raise(t, s) else ["call"]
+        return Limited(
+            "48-B",
+            options,
+            f"pulled back its {s.bet:,} facing a raise to {t.current_bet:,} and may not fold",
+        )
+    return _ruled("fold", s.bet, front, rules, [])
+
+
+def _raise_not_in_chips(
+    t: TableState, s: Seat, act: Act, declare: str, front: int, low: int, rules: list[str]
+) -> Reading | FloorNeeded:
+    """42-A, 53-A: a declared raise whose chips are no more than the call.
+
+    The declaration binds a raise, made up to the minimum. Only chips short of even the call,
+    pushed as the word was said, contradict the words: then the floor decides (42-A).
+    """
+    word = "raise" if t.current_bet else "bet"
+    if front < t.current_bet and act.first == "together":
+        return FloorNeeded(
+            "42-A",
+            list(FLOOR_42A),
+            max(0, front - s.bet),
+            0,
+            f"said '{declare}' with {front:,} in front against {t.current_bet:,}: the chips"
+            f" contradict the words; a {word} to {low:,} or a call",
+        )
+    why = f"'{declare}' binds a {word}: made up to the minimum {low:,}"
+    return _ruled("raise", low, front, [*rules, "53-A"], [why])
+
+
+def floor_ruled_raise(t: TableState, s: Seat, option: str) -> Reading:
+    """42-A: the floor's ruling on a declared raise with chips short of the call."""
+    if option == "raise_min":
+        low, _ = betting.raise_bounds(t, s)
+        return Reading("raise", low, 0, ["42-A"], [f"the floor ruled a raise to {low:,}"])
+    total = min(t.current_bet, betting.all_in_to(s))
+    return Reading("call", total, 0, ["42-A"], ["the floor ruled a call"])
 
 
 def _check_may_raise(t: TableState, s: Seat) -> None:
@@ -220,7 +311,7 @@ def _under_call(t: TableState, s: Seat, front: int, rules: list[str]) -> Reading
         return _ruled("call", min(t.current_bet, top), front, [*rules, "51"], why)
     if len(t.live()) == 2:
         return _called(t, s, front, [*rules, "53-B"], "heads-up an under-call is a full call")
-    if t.bets <= 1:
+    if t.current_bet == t.open_bet:
         return _called(
             t, s, front, [*rules, "53-B"], "an under-call of the opening bet is a full call"
         )
@@ -246,9 +337,19 @@ def _ruled(action: str, total: int, front: int | None, rules: list[str], why: li
 
 
 def _to_total(
-    t: TableState, s: Seat, total: int, front: int | None, rules: list[str], why: list[str]
+    t: TableState,
+    s: Seat,
+    total: int,
+    front: int | None,
+    rules: list[str],
+    why: list[str],
+    short: str | None = None,
 ) -> Reading:
-    """Turn a wanted total into the legal bet, raise or call nearest to it."""
+    """Turn a wanted total into the legal bet, raise or call nearest to it.
+
+    A total short of the minimum is made up to it: an under-bet (54-A), a raise short of a full
+    raise (45-A), or ``short`` ("raise" said with no bet to face, 57-B).
+    """
     top = betting.all_in_to(s)
     total = min(total, top)
     if total <= t.current_bet:
@@ -263,7 +364,7 @@ def _to_total(
         )
     low, high = betting.raise_bounds(t, s)
     if total < low:
-        rule = "57-B" if t.current_bet == 0 else "45-A"
+        rule = short or ("54-A" if t.current_bet == 0 else "45-A")
         rules, why, total = [*rules, rule], [*why, f"made up to the minimum {low:,}"], low
     if total > high:
         rule = "56" if t.game in betting.POT_LIMIT_GAMES else "50"
@@ -271,14 +372,18 @@ def _to_total(
     return _ruled("raise", total, front, rules, why)
 
 
-def _unclear(t: TableState, s: Seat, amount: int, rules: list[str]) -> int:
+def _unclear(
+    t: TableState, s: Seat, amount: int, spoken: str | None, rules: list[str], why: list[str]
+) -> int:
     """59: an amount that can mean several things is the largest reasonable one up to the pot.
 
-    "Bet 5" at 200-400 is 500 with less than 5,000 in the pot, and 5,000 with more.
+    "Bet 5" at 200-400 is 500 with less than 5,000 in the pot, and 5,000 with more. Only an
+    amount said without its unit (``spoken``), or smaller than any chip in play, is unclear;
+    one said with its unit is the amount, and short of the minimum an under-bet (54-A).
     """
-    smallest_legal = max(t.level.min_bet, t.current_bet - s.bet)
-    if amount >= min(t.chips) and (amount >= smallest_legal or amount >= betting.all_in_to(s)):
+    if spoken is None and amount >= min(t.chips):
         return amount
+    smallest_legal = max(t.level.min_bet, t.current_bet - s.bet)
     pot = t.pot_total()
     reading, candidate = amount, amount
     while candidate * 10 <= pot:
@@ -288,4 +393,6 @@ def _unclear(t: TableState, s: Seat, amount: int, rules: list[str]) -> int:
     if reading == amount:
         return amount
     rules.append("59")
+    said = f"'{spoken}'" if spoken is not None else words.chips(amount)
+    why.append(f"{said} read as {words.chips(reading)}, the largest reasonable amount")
     return reading

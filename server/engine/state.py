@@ -141,6 +141,8 @@ class TableState(msgspec.Struct, array_like=True):
     """Seats told a count of an all-in this street -> the amount they were told (51, 62)."""
     no_raise: dict[int, str] = {}
     """Seats limited to call or fold for the rest of the street -> the rule (55-A-2, 55-B, 57)."""
+    no_fold: dict[int, str] = {}
+    """Seats bound to call or raise for their next action -> the rule (48-B)."""
     actions: int = 0
     chip_actions: int = 0
     street_actions: int = 0

@@ -60,8 +60,8 @@ from server.engine.actions import action_event
 from server.engine.dealing import check_unseen, dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
-from server.engine.moves import Emit, Move, ResumeAfter, TryShowdown
-from server.engine.reading import FloorNeeded, Reading, read
+from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, TryShowdown
+from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_raise, read
 from server.engine.state import Seat, TableState
 
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
@@ -139,6 +139,9 @@ def _act(t: TableState, cmd: Act, emit: Emit) -> Move:
     if isinstance(reading, FloorNeeded):
         _floor_call(t, s, reading, reading.rule, emit)
         return None
+    if isinstance(reading, Limited):
+        emit(reading.event(s.number))
+        return PromptAgain()
     emit(action_event(t, s, reading, [], []))
     if "60" in reading.rules:
         penalties.consider(t, s.number, "60", "folded with no bet to face", emit)
@@ -214,6 +217,9 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> Move:
             reading = Reading("fold", s.bet + call.forfeit, call.pushed - call.forfeit, [call.rule])
             reading.why = [f"the floor ruled a fold; {call.forfeit:,} forfeited"]
         emit(action_event(t, s, reading, [], []))
+    elif call.rule == "42-A":
+        s = _live_seat(t, call.seat)
+        emit(action_event(t, s, floor_ruled_raise(t, s, cmd.option), [], []))
     elif call.rule == "55-A-2":
         out_of_turn.rule_on_skipped(t, call.seat, cmd.option, emit)
     if t.floor:
