@@ -16,9 +16,13 @@ def _engine_codes() -> set[str]:
     codes = {"illegal"}
     for path in (ROOT / "server" / "engine").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.keyword) and node.arg == "code":
-                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                    codes.add(node.value.value)
+            if (
+                isinstance(node, ast.keyword)
+                and node.arg == "code"
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                codes.add(node.value.value)
     return codes
 
 
