@@ -138,9 +138,16 @@ class ShowdownOrder(_Event, tag="showdown", frozen=True):
 
 
 class CardsShown(_Event, tag="shown", frozen=True):
+    """A hand tabled (every hole card face up, 14-A), mucked, or ``partial``: some of its
+    cards shown, ``cards`` being all of them face up so far; the dealer asks for the rest
+    (16-A) and the hand is not read until it is tabled (13, 20)."""
+
     seat: int
     cards: list[str] = []
     mucked: bool = False
+    partial: bool = False
+    rules: list[str] = []
+    text: str = ""
 
 
 class PotAward(msgspec.Struct, frozen=True):

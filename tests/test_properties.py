@@ -28,6 +28,7 @@ from protocol import (
     TableConfig,
 )
 from server.engine import TableState, apply, rebuild
+from server.engine.pots import layered
 
 GAMES = ["NLHE", "PLO", "LHE", "PLHE", "NLO", "PLO8", "LO8"]
 RANKS = "23456789TJQKA"
@@ -176,8 +177,11 @@ def test_random_hands_keep_every_invariant(config: TableConfig, data: st.DataObj
             elif state.phase == "showdown":
                 waiting = [s for s in state.live() if not s.shown]
                 seat = waiting[0]
-                if data.draw(st.booleans()) or (
-                    len(waiting) == 1 and all(not s.shown for s in state.live())
+                # After an all-in's exposure every hand stays live (17): it is shown.
+                if (
+                    state.exposed
+                    or data.draw(st.booleans())
+                    or (len(waiting) == 1 and all(not s.shown for s in state.live()))
                 ):
                     state = step(state, Show(seat=seat.number, cards=cards[seat.number]), log)
                 else:
@@ -240,20 +244,23 @@ def test_out_of_turn_under_calls_and_corrections_never_lose_a_chip(
         elif state.phase == "deal":
             street = state.next_street
             n = 3 - len(state.board) if street == "flop" else 1
-            state = step(state, Deal(street=street, cards=[deck.pop() for _ in range(n)]), log)  # type: ignore[arg-type]
+            # The stub: a street voided by a correction puts its cards back.
+            stub = [c for c in deck if c not in state.board]
+            state = step(state, Deal(street=street, cards=stub[:n]), log)  # type: ignore[arg-type]
         elif state.phase == "showdown":
             waiting = [s for s in state.live() if not s.shown]
+            # After an all-in's exposure every hand stays live (17): it is shown, not mucked.
+            muck = len(waiting) > 1 and not state.exposed
             state = step(
                 state,
-                Muck(seat=waiting[0].number) if len(waiting) > 1 else Show(seat=waiting[0].number),
+                Muck(seat=waiting[0].number) if muck else Show(seat=waiting[0].number),
                 log,
             )
             if state.phase == "showdown" and all(
                 s.shown or s.mucked for s in state.seats if s.dealt and not s.folded
             ):
-                pots = len(state.flagged) or 1
-                for pot in range(pots):
-                    state = attempt(state, Award(pot=pot, winners=[state.live()[0].number]), log)
+                for index, pot in enumerate(layered(state)):
+                    state = attempt(state, Award(pot=index, winners=[pot.eligible[0]]), log)
         else:
             raise AssertionError(f"unexpected phase {state.phase}")
     rebuilt = rebuild(config, log)

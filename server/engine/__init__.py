@@ -28,6 +28,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
 - :mod:`table` — the dispatcher: one handler per command, the floor's rulings (1, 53-C);
 - :mod:`flow` — prompts, binding out-of-turn actions, end of rounds, all-in exposure (17);
 - :mod:`showdown` — showdown order, cards speak, awards and the end of the hand (13-23);
+- :mod:`tabling` — showing and mucking at the showdown: tabled, partly shown and live
+  hands (14-17);
 - :mod:`dealing` — the start of a hand, posts and the streets' cards (25, 34-36, RP-11, 37-C);
 - :mod:`irregular` — misdeals, fouled decks, wrong card counts, irregular flops, bets found
   wrong after the fact, conditional statements (36-A, 37, 39-41, RP-5, 54, 61);

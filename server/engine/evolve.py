@@ -75,13 +75,7 @@ def evolve(t: TableState, e: Event) -> None:
         case Dealt():
             _dealt(t, e)
         case CardsShown():
-            s = _seat(t, e.seat)
-            if e.mucked:
-                s.mucked = True
-            else:
-                s.shown = True
-                if e.cards:
-                    s.cards = tuple(e.cards)
+            _cards_shown(t, e)
         case ExposeAll():
             t.exposed = True
         case SubstantialAction():
@@ -143,6 +137,19 @@ def evolve(t: TableState, e: Event) -> None:
             pass
 
 
+def _cards_shown(t: TableState, e: CardsShown) -> None:
+    """A hand mucked, partly shown (its cards face up so far) or tabled (14-A)."""
+    s = _seat(t, e.seat)
+    if e.mucked:
+        s.mucked = True
+    elif e.partial:
+        s.face_up = tuple(e.cards)
+    else:
+        s.shown, s.face_up = True, ()
+        if e.cards:
+            s.cards = tuple(e.cards)
+
+
 def _number(s: Seat) -> int:
     return s.number
 
@@ -187,7 +194,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.bet = s.paid = 0
         s.dealt = s.number in dealt
         s.folded = s.acted = s.shown = s.mucked = False
-        s.cards = tuple(e.cards.get(s.number, ()))
+        s.cards, s.face_up = tuple(e.cards.get(s.number, ())), ()
         if s.dealt:
             s.waiting = False
     if t.penalties:
@@ -383,7 +390,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.stack = e.stacks.get(s.number, s.stack)
         s.bet = s.paid = 0
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
-        s.cards = ()
+        s.cards, s.face_up = (), ()
     t.seats = [s for s in t.seats if s.number not in busted]
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0
     t.current_bet = t.bets = 0

@@ -13,6 +13,11 @@ OMAHA_GAMES = frozenset({"NLO", "PLO", "PLO8", "LO8"})
 HI_LO_GAMES = frozenset({"PLO8", "LO8"})
 
 
+def hole_count(game: str) -> int:
+    """The hole cards a tabled hand shows: all of them (14-A), four in Omaha, two in hold'em."""
+    return 4 if game in OMAHA_GAMES else 2
+
+
 def high_rank(game: str, hole: list[str], board: list[str]) -> int:
     """Smaller is stronger."""
     if game in OMAHA_GAMES:

@@ -7,6 +7,8 @@ matched. Dead money (a big-blind ante) belongs to the main pot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
+from math import gcd
 
 from server.engine.state import TableState
 
@@ -52,26 +54,43 @@ def seats_from_button(t: TableState, seats: list[int]) -> list[int]:
     return sorted(seats, key=lambda n: (n <= t.button, n))
 
 
+def smallest_chip(t: TableState) -> int:
+    """The smallest chip in play, into which odd chips are changed first (21).
+
+    ``t.chips`` are the table's denominations. One is in play while something at the table
+    needs it: a stack, a seat's chips in this hand, the dead money, a blind or the ante is not
+    a whole number of the next larger chip. Once nothing needs it, it has been raced off
+    (colour-up, 26-A) and the next one up is the smallest in play. Amounts that even the
+    smallest listed chip cannot make (a table that lists too few chips) are paid in the unit
+    that makes every one of them.
+    """
+    amounts = [*t.level.blinds, t.level.ante, t.dead]
+    for s in t.seats:
+        amounts += [s.stack, s.paid]
+    chip = t.chips[-1]
+    for smaller, larger in pairwise(t.chips):
+        if any(a % larger for a in amounts):
+            chip = smaller
+            break
+    return gcd(chip, *amounts)
+
+
 def split(t: TableState, amount: int, winners: list[int]) -> dict[int, int]:
-    """Share ``amount`` equally in units of the smallest chip in play; odd units go to the
-    first winners left of the button (21-A). Anything below one unit goes the same way."""
+    """Share ``amount`` equally in whole units of the smallest chip in play; the odd units go
+    one each to the first winners left of the button (21-A)."""
     order = seats_from_button(t, winners)
-    unit = min(t.chips) if amount % len(order) else 1
-    units, rest = divmod(amount, unit)
-    each, odd = divmod(units, len(order))
-    shares = {n: each * unit for n in order}
-    for n in order[:odd]:
-        shares[n] += unit
-    shares[order[0]] += rest
-    return shares
+    unit = smallest_chip(t)
+    each, odd = divmod(amount // unit, len(order))
+    return {n: (each + (i < odd)) * unit for i, n in enumerate(order)}
 
 
 def split_hi_lo(t: TableState, amount: int, high: list[int], low: list[int]) -> dict[int, int]:
-    """Halve a pot for high and low; the odd chip of the halving goes high (21-C)."""
+    """Halve a pot for high and low in units of the smallest chip in play; the odd unit of
+    the halving goes high (21-C). Each half is then split by 21-A."""
     if not low:
         return split(t, amount, high)
-    unit = min(t.chips) if amount % 2 else 1
-    low_half = (amount // unit // 2) * unit
+    unit = smallest_chip(t)
+    low_half = amount // unit // 2 * unit
     shares = split(t, amount - low_half, high)
     for seat, chips in split(t, low_half, low).items():
         shares[seat] = shares.get(seat, 0) + chips

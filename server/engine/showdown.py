@@ -1,8 +1,11 @@
 """The showdown: who shows first, when the pots are settled, awards and the end of the hand.
 
 Rule 18: at a showdown without all-in, the last aggressor of the last street shows first,
-otherwise the first live seat left of the button. Rules 13, 21 and 23: cards speak, pots split
-separately, odd chips by position, hi/lo halves with the odd chip high.
+otherwise the first live seat left of the button; the last live hand wins unshown (18-B).
+Rule 13: cards speak — the engine reads the tabled hands (:mod:`tabling`, 14-A, 20) once all
+are tabled and their cards known, and a dealer's award may not go against tabled cards.
+Rules 21 and 23: pots split separately, in units of the smallest chip in play, odd chips by
+position, hi/lo halves with the odd chip high.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from protocol.events import Awarded, HandEnd, PotAward
 from server.engine import hands, penalties, pots, words
 from server.engine.errors import Illegal
 from server.engine.moves import Emit
-from server.engine.state import Seat, TableState
+from server.engine.state import TableState
+from server.engine.tabling import tabled
 
 
 def showdown_order(t: TableState) -> list[int]:
@@ -23,20 +27,17 @@ def showdown_order(t: TableState) -> list[int]:
     return live[i:] + live[:i]
 
 
-def _revealed(t: TableState, s: Seat) -> bool:
-    return s.shown or (t.exposed and bool(s.cards))
-
-
 def try_resolve(t: TableState, emit: Emit) -> None:
-    """At a showdown, award the pots once every live hand is shown or mucked and the cards
+    """At a showdown, award the pots once every live hand is tabled or mucked and the cards
     are known; otherwise wait for the dealer to show, muck or award."""
     if t.phase != "showdown":
         return
     live = t.live()
     if len(live) == 1:
-        _finish(t, emit, {i: [live[0].number] for i in range(len(pots.layered(t)))})
+        rules = [] if live[0].shown else ["18-B"]
+        _finish(t, emit, {i: [live[0].number] for i in range(len(pots.layered(t)))}, rules)
         return
-    if not all(_revealed(t, s) for s in live):
+    if not all(tabled(t, s) for s in live):
         return
     if len(t.board) != 5 or not all(s.cards for s in live):
         return
@@ -50,7 +51,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
     for index, pot in enumerate(pots.layered(t)):
         contenders = {n: _cards(t, n) for n in pot.eligible}
         high = hands.best_high(t.game, contenders, board)
-        rules = ["23"] if index else []
+        rules = ["13", "23"] if index else ["13"]
         if t.game in hands.HI_LO_GAMES:
             low = hands.best_low(t.game, contenders, board)
             shares = pots.split_hi_lo(t, pot.amount, high, low)
@@ -72,7 +73,9 @@ def _cards(t: TableState, seat: int) -> list[str]:
     return list(s.cards) if s else []
 
 
-def _finish(t: TableState, emit: Emit, winners: dict[int, list[int]]) -> None:
+def _finish(
+    t: TableState, emit: Emit, winners: dict[int, list[int]], rules: list[str] | None = None
+) -> None:
     awards: list[PotAward] = []
     stacks_add: dict[int, int] = {}
     for index, pot in enumerate(pots.layered(t)):
@@ -80,7 +83,14 @@ def _finish(t: TableState, emit: Emit, winners: dict[int, list[int]]) -> None:
         for n, c in shares.items():
             stacks_add[n] = stacks_add.get(n, 0) + c
         awards.append(
-            PotAward(pot.amount, sorted(winners[index]), index, shares, list(pot.eligible))
+            PotAward(
+                pot.amount,
+                sorted(winners[index]),
+                index,
+                shares,
+                list(pot.eligible),
+                [*(rules or []), *(["23"] if index else [])],
+            )
         )
     _hand_end(t, emit, awards, stacks_add)
 
@@ -91,30 +101,39 @@ def win_uncontested(t: TableState, emit: Emit) -> None:
     _finish(t, emit, {i: [winner] for i in range(len(pots.layered(t)))})
 
 
+def pot_name(index: int) -> str:
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
 def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
     """The dealer awards pot ``index``; when every pot is awarded the hand ends."""
     if t.phase != "showdown":
         raise Illegal("", "pots are awarded at the showdown", code="no_showdown")
     layered = pots.layered(t)
     if not 0 <= index < len(layered):
-        raise Illegal("23", f"there is no pot {index}: the hand has {len(layered)}")
+        names = ", ".join(pot_name(i) for i in range(len(layered)))
+        raise Illegal("23", f"there is no pot {index}: the hand has {names}")
     if index in t.awards:
-        raise Illegal("23", f"pot {index} is already awarded")
+        raise Illegal("23", f"{pot_name(index)} is already awarded")
     pot = layered[index]
     if (
         not winners
         or any(w not in pot.eligible for w in winners)
         or len(set(winners)) != len(winners)
     ):
-        raise Illegal("23", f"pot {index} can go only to seats {', '.join(map(str, pot.eligible))}")
+        seats = ", ".join(map(str, pot.eligible))
+        raise Illegal("23", f"{pot_name(index)} can go only to seats {seats}")
+    if len(pot.eligible) > 1:
+        _check_contest(t, index, pot.eligible, winners)
     shares = pots.split(t, pot.amount, winners)
+    rules = ["23"] if index else []
     emit(
         Awarded(
             pot=index,
             amount=pot.amount,
             winners=sorted(winners),
             shares=shares,
-            rules=["23"] if index else [],
+            rules=[*rules, "21-A"] if len(winners) > 1 else rules,
         )
     )
     if len(t.awards) == len(layered):
@@ -131,14 +150,84 @@ def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
         _hand_end(t, emit, awards, dict(t.shares))
 
 
+def _check_contest(
+    t: TableState, index: int, eligible: tuple[int, ...], winners: list[int]
+) -> None:
+    """A contested pot goes only to tabled hands (14-A, 20), once every hand in it is tabled
+    or mucked (16-A, 18), and never against what the tabled cards say (13)."""
+    seats = [s for s in t.seats if s.number in eligible]
+    for s in seats:
+        if s.number in winners and not tabled(t, s):
+            raise Illegal(
+                "14-A",
+                f"seat {s.number} has not tabled its hand: {pot_name(index)} is won only with "
+                "every hole card face up (14-A, 20)",
+            )
+    for s in seats:
+        if s.face_up and not tabled(t, s):
+            raise Illegal(
+                "16-A",
+                f"seat {s.number} shows {' '.join(s.face_up)} only: the rest is shown, or the "
+                f"hand mucked, before {pot_name(index)} is awarded",
+            )
+        if not tabled(t, s):
+            raise Illegal(
+                "18",
+                f"seat {s.number} still holds a live hand: it is tabled or mucked before "
+                f"{pot_name(index)} is awarded",
+            )
+    if len(t.board) == 5:
+        known = {s.number: list(s.cards) for s in seats if s.cards}
+        _cards_speak(t, known, [w for w in winners if w in known], winners)
+
+
+def _cards_speak(
+    t: TableState, known: dict[int, list[str]], read: list[int], winners: list[int]
+) -> None:
+    """13: a winner whose cards the engine knows is not beaten, nor tied by one left out, by
+    another tabled hand it knows. (Hi/lo: the winner has the best high or the best low.)"""
+    if not read:
+        return
+    high = hands.best_high(t.game, known, t.board)
+    if t.game in hands.HI_LO_GAMES:
+        best = high + hands.best_low(t.game, known, t.board)
+        beaten = [w for w in read if w not in best]
+        if beaten:
+            raise Illegal(
+                "13",
+                f"cards speak: seat {beaten[0]}'s hand wins neither half against the tabled "
+                f"hands of seats {', '.join(str(n) for n in known if n != beaten[0])}",
+            )
+        return
+    for w in read:
+        if w not in high:
+            raise Illegal("13", f"cards speak: seat {high[0]}'s tabled hand beats seat {w}'s")
+    left_out = [n for n in high if n not in winners]
+    if left_out:
+        raise Illegal(
+            "13",
+            f"cards speak: seat {left_out[0]}'s tabled hand ties seat {read[0]}'s; the pot "
+            "is split (21-A)",
+        )
+
+
 def _hand_end(t: TableState, emit: Emit, awards: list[PotAward], won: dict[int, int]) -> None:
     stacks = {s.number: s.stack + won.get(s.number, 0) for s in t.seats}
     busted = [n for n, chips in stacks.items() if chips == 0]
     # Side pots are awarded before the main pot (17, examples 2 and 3).
     ordered = sorted(awards, key=lambda a: -a.pot)
-    text = "; ".join(
-        f"pot {a.pot} ({words.chips(a.amount)}) to seat {', '.join(map(str, a.winners))}"
-        for a in ordered
-    )
+    text = "; ".join(_award_text(a) for a in ordered)
     emit(HandEnd(hand=t.hand, stacks=stacks, pots=ordered, busted=busted, text=text))
     penalties.end_served(t, emit)
+
+
+def _award_text(a: PotAward) -> str:
+    """'Side pot 1 (8,000) to seat 3', 'the main pot (1,100) split: seat 2 600, seat 3 500'."""
+    head = f"{pot_name(a.pot)} ({words.chips(a.amount)})"
+    if len(a.shares) > 1:
+        parts = ", ".join(f"seat {n} {words.chips(c)}" for n, c in sorted(a.shares.items()))
+        head = f"{head} split: {parts}"
+    else:
+        head = f"{head} to seat {', '.join(map(str, a.winners))}"
+    rules = [r for r in a.rules if r != "13"]
+    return f"{head} ({', '.join(rules)})" if rules else head

@@ -35,7 +35,10 @@ class Seat(msgspec.Struct, array_like=True, gc=False):
     """Seated between the small blind and the button: not dealt in until the button passes."""
     cards: tuple[str, ...] = ()
     shown: bool = False
+    """Tabled: every hole card face up (14-A)."""
     mucked: bool = False
+    face_up: tuple[str, ...] = ()
+    """Cards shown of a hand not yet tabled: the dealer asks for the rest (14-A, 16-A)."""
 
     @property
     def live(self) -> bool:

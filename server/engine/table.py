@@ -36,7 +36,6 @@ from protocol.commands import (
     Time,
 )
 from protocol.events import (
-    CardsShown,
     Event,
     FloorCall,
     LevelSet,
@@ -55,12 +54,13 @@ from server.engine import (
     penalties,
     requests,
     showdown,
+    tabling,
 )
 from server.engine.actions import action_event
 from server.engine.dealing import check_unseen, dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
-from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, TryShowdown
+from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
 from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_raise, read
 from server.engine.state import Seat, TableState
 
@@ -254,28 +254,6 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
     return dealt(t, cmd, emit)
 
 
-def _show(t: TableState, cmd: Show, emit: Emit) -> Move:
-    if t.phase not in ("deal", "showdown"):
-        raise Illegal("", "hands are shown once the betting is over", code="no_showdown")
-    s = _live_seat(t, cmd.seat)
-    if cmd.cards and s.cards and sorted(cmd.cards) != sorted(s.cards):
-        raise Illegal(
-            "", f"seat {s.number} was dealt {' '.join(s.cards)}, not {' '.join(cmd.cards)}"
-        )
-    if cmd.cards and not s.cards:
-        check_unseen(t, cmd.cards)
-    emit(CardsShown(seat=s.number, cards=list(cmd.cards or s.cards)))
-    return TryShowdown()
-
-
-def _muck(t: TableState, cmd: Muck, emit: Emit) -> Move:
-    if t.phase != "showdown":
-        raise Illegal("", "a hand is mucked at the showdown", code="no_showdown")
-    s = _live_seat(t, cmd.seat)
-    emit(CardsShown(seat=s.number, mucked=True))
-    return TryShowdown()
-
-
 def _add_player(t: TableState, cmd: AddPlayer, emit: Emit) -> Move:
     if t.phase != "idle":
         raise Illegal("9", "players are seated between hands", code="hand_in_play")
@@ -311,8 +289,8 @@ HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     Act: _act,
     StartHand: _start,
     Deal: _deal,
-    Show: _show,
-    Muck: _muck,
+    Show: tabling.show,
+    Muck: tabling.muck,
     Award: _award,
     Ruling: _ruling,
     Misdeal: irregular.misdeal,
