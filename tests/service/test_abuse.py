@@ -211,13 +211,14 @@ async def test_a_delayed_display_answers_pings_at_once_and_keeps_up_with_a_busy_
         assert delayed.client.ws is not None
         while time.monotonic() - started < delay * 2:
             sent = time.monotonic()
-            await delayed.client.ws.send(json.dumps({"type": "ping", "nonce": len(pongs) + 1}))
+            nonce = len(pongs) + 1
+            await delayed.client.ws.send(json.dumps({"type": "ping", "nonce": nonce}))
             await delayed.received.wait_for(
-                lambda n=len(pongs) + 1: any(
+                lambda n=nonce: any(
                     isinstance(m, Pong) and m.nonce == n for m in delayed.received.others
                 ),
                 delay,
-                f"pong {len(pongs) + 1}",
+                f"pong {nonce}",
             )
             pongs.append(time.monotonic() - sent)
             await asyncio.sleep(0.1)  # pacing, well under the rate limit
