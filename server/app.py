@@ -4,15 +4,29 @@
 subscription is live (a server that stopped receiving a table's events is not ready);
 ``/metrics`` serves Prometheus metrics. SIGTERM stops new connections, lets commands in flight
 finish and closes every socket cleanly.
+
+Every HTTP request is checked before anything else is done with it: the path is short, has few
+segments and names a route or a station file (the files are listed once, at start-up, so a
+request never walks the file system); anything else is a plain-text 400/404/405/414 and never a
+traceback in the log. Every answer carries the security headers (``SECURITY_HEADERS``). A
+websocket upgrade is taken at ``/`` only, from a page of this server's own origin or one allowed
+by ``--allow-origin`` (a client that sends no ``Origin``, not a browser, is let in), and only
+while the ``Door`` has room for another connection waiting to sign in.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import gc
 import logging
+import re
+import resource
 import secrets
 import signal
+import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +44,15 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server import metrics
+from server.admission import Door
 from server.connection import Connection
-from server.embedded_redis import EmbeddedRedis
+from server.embedded_redis import (
+    DataDirInUse,
+    EmbeddedRedis,
+    lock_data_dir,
+    private_dir,
+    write_private,
+)
 from server.fanout import Fanout
 from server.station import Gate, Services, Station
 from server.store import Store
@@ -40,6 +61,35 @@ from server.tables import Tables
 log = logging.getLogger("tablewire.server")
 MAX_FRAME = 64 * 1024
 REDIS_CONNECTIONS = 256
+MAX_PATH = 512
+"""Longest request target (path and query) answered; longer is 414."""
+MAX_SEGMENTS = 4
+"""Most path segments a route or a station file has; more is 404 without looking further."""
+_SAFE_PATH = re.compile(r"(?:/[A-Za-z0-9_-][A-Za-z0-9._-]*)*/?")
+ROUTES = ("/healthz", "/readyz", "/metrics")
+CONTENT_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+}
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every HTTP answer: no sniffing, only this origin's scripts and styles, websockets
+to any host (the stations name theirs), never framed, no token-bearing address in a Referer."""
+
+
+class StartupError(Exception):
+    """The service cannot start (port in use, data dir held by another process): the message
+    says why, and what was started is stopped again."""
 
 
 @dataclass
@@ -53,6 +103,12 @@ class Settings:
     heartbeat: float = 15.0
     static_dir: Path | None = None
     fsync: str = "always"
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``scheme://host[:port]``, or ``*``) allowed to open a websocket besides the
+    server's own."""
+    max_unsigned: int = 256
+    max_unsigned_per_address: int = 16
+    hello_timeout: float = 3.0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -62,9 +118,8 @@ def load_secret(settings: Settings) -> bytes:
         return settings.secret.encode()
     path = settings.data_dir / "secret"
     if not path.exists():
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        private_dir(settings.data_dir)
+        write_private(path, secrets.token_hex(32))
     return path.read_text().strip().encode()
 
 
@@ -73,6 +128,7 @@ class App:
         self.settings = settings
         self.name = settings.name
         self.heartbeat = settings.heartbeat
+        self.files = static_files(settings.static_dir)
         self.secret = load_secret(settings)
         self.redis = redis
         self.store = Store(redis)
@@ -87,7 +143,10 @@ class App:
 
     async def handle(self, ws: ServerConnection) -> None:
         assert isinstance(ws, Connection)  # serve() makes every connection one of ours
-        await Station(ws, self.services).run()
+        try:
+            await Station(ws, self.services).run()
+        finally:
+            self.services.door.leave(ws)
 
     async def ready(self) -> bool:
         try:
@@ -97,7 +156,64 @@ class App:
         return self.fanout.healthy and not self.gate.draining
 
     async def http(self, connection: ServerConnection, request: Request) -> Response | None:
-        path = request.path.split("?")[0]
+        """Answer a plain HTTP request, or let a websocket upgrade through (None). The checks
+        come cheapest first, so a bad request costs next to nothing."""
+        if len(request.path) > MAX_PATH:
+            return connection.respond(414, "the address is too long\n")
+        path = request.path.partition("?")[0]
+        if path.count("/") > MAX_SEGMENTS or not _SAFE_PATH.fullmatch(path):
+            return connection.respond(404, "not found\n")
+        if request.method not in ("GET", "HEAD"):
+            refused = connection.respond(405, f"{request.method} is not answered here\n")
+            refused.headers["Allow"] = "GET, HEAD"
+            return refused
+        if _header(request.headers, "Upgrade").lower() == "websocket":
+            return self.upgrade(connection, request, path)
+        response = await self.route(connection, path)
+        if request.method == "HEAD":
+            return dataclasses.replace(response, body=b"")  # the GET's headers, no body
+        return response
+
+    def upgrade(self, connection: ServerConnection, request: Request, path: str) -> Response | None:
+        """Let a websocket through to sign in, or say why not."""
+        if path != "/":
+            return connection.respond(404, "websockets are served at /\n")
+        origins = request.headers.get_all("Origin")
+        if origins and not self.origin_allowed(origins, _header(request.headers, "Host")):
+            return connection.respond(403, f"origin {origins[0]} may not open a websocket here\n")
+        why = self.services.door.admit(connection, _client_address(connection, request))
+        if why is not None:
+            refused = connection.respond(503, why + "\n")
+            refused.headers["Retry-After"] = "1"
+            return refused
+        return None
+
+    def origin_allowed(self, origins: list[str], host: str) -> bool:
+        """One ``Origin``: the server's own (its host and port are the ``Host`` asked for), or
+        one of ``--allow-origin``."""
+        if len(origins) != 1:
+            return False
+        origin = origins[0]
+        allowed = self.settings.allowed_origins
+        if "*" in allowed or origin.rstrip("/") in allowed:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host.lower()
+
+    def process_response(
+        self, connection: ServerConnection, request: Request, response: Response
+    ) -> None:
+        """Every answer gets the security headers; a connection not upgraded waits no more,
+        and is closed once its answer has left, not when the client gets round to it (a flood
+        that never closes would otherwise keep every descriptor it was answered on)."""
+        if response.status_code != 101:
+            self.services.door.leave(connection)
+            asyncio.get_running_loop().call_soon(_close_when_sent, connection.transport)
+        for name, value in SECURITY_HEADERS.items():
+            if name not in response.headers:
+                response.headers[name] = value
+
+    async def route(self, connection: ServerConnection, path: str) -> Response:
         if path == "/healthz":
             return connection.respond(200, "ok\n")
         if path == "/readyz":
@@ -109,34 +225,19 @@ class App:
                 [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body)))]
             )
             return Response(200, "OK", headers, body)
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            return None
         return self.static(connection, path)
 
     def static(self, connection: ServerConnection, path: str) -> Response:
-        root = self.settings.static_dir
-        if root is None:
+        found = self.files.get("/index.html" if path == "/" else path)
+        try:
+            body = found.read_bytes() if found is not None else None
+        except OSError:  # removed since start-up
+            body = None
+        if found is None or body is None:
             return connection.respond(404, "not found\n")
-        target = (root / path.lstrip("/")).resolve()
-        if path in ("/", ""):
-            target = root / "index.html"
-        if (
-            root.resolve() not in target.parents and target != root.resolve()
-        ) or not target.is_file():
-            return connection.respond(404, "not found\n")
-        kind = {
-            ".html": "text/html",
-            ".js": "text/javascript",
-            ".css": "text/css",
-            ".svg": "image/svg+xml",
-        }
-        body = target.read_bytes()
         headers = Headers(
             [
-                (
-                    "Content-Type",
-                    kind.get(target.suffix, "application/octet-stream") + "; charset=utf-8",
-                ),
+                ("Content-Type", CONTENT_TYPES[found.suffix] + "; charset=utf-8"),
                 ("Content-Length", str(len(body))),
                 ("Cache-Control", "no-cache"),
             ]
@@ -144,14 +245,125 @@ class App:
         return Response(200, "OK", headers, body)
 
 
+def static_files(root: Path | None) -> dict[str, Path]:
+    """The station files that may be served, by their path on the server: listed once, so
+    a request is a dictionary look-up and never a walk of the file system."""
+    if root is None:
+        return {}
+    found = {}
+    for file in _walk(root.resolve(), MAX_SEGMENTS):
+        name = "/" + file.relative_to(root.resolve()).as_posix()
+        if file.suffix in CONTENT_TYPES and _SAFE_PATH.fullmatch(name):
+            found[name] = file
+    return found
+
+
+def _walk(folder: Path, depth: int) -> Iterator[Path]:
+    for entry in sorted(folder.iterdir()):
+        if entry.is_symlink():
+            continue
+        if entry.is_file():
+            yield entry
+        elif entry.is_dir() and depth > 1:
+            yield from _walk(entry, depth - 1)
+
+
+def _close_when_sent(transport: asyncio.Transport) -> None:
+    """Close a connection whose HTTP answer is written; until then look again shortly (the
+    library's own close timeout ends it anyway)."""
+    if transport.is_closing():
+        return
+    if transport.get_write_buffer_size() == 0:
+        transport.abort()
+    else:
+        asyncio.get_running_loop().call_later(0.05, _close_when_sent, transport)
+
+
+def _header(headers: Headers, name: str) -> str:
+    """The first value of a header, "" without one (a repeated header is no error here)."""
+    values = headers.get_all(name)
+    return values[0] if values else ""
+
+
+LOOPBACK = re.compile(r"^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$")
+
+
+def _client_address(connection: ServerConnection, request: Request) -> str | None:
+    """Whose connection this is, for the per-address cap: the peer, or behind a proxy on this
+    machine the address it forwarded (the last ``X-Forwarded-For`` entry, the one the proxy
+    added); None for this machine itself, which counts in the total only."""
+    peer = connection.remote_address
+    host = str(peer[0]) if peer else ""
+    if not LOOPBACK.match(host):
+        return host
+    forwarded = request.headers.get_all("X-Forwarded-For")
+    if forwarded:
+        return forwarded[-1].split(",")[-1].strip() or None
+    return None
+
+
+def raise_open_files_limit() -> None:
+    """Let the process open as many files as the system allows it: every station is one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == target:
+        log.info("open files limit %d", soft)
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError) as exc:
+        log.warning("open files limit stays %d: %s", soft, exc)
+        return
+    log.info("open files limit raised from %d to %d", soft, target)
+
+
+def _listen(settings: Settings) -> socket.socket:
+    """The listening socket, bound before anything else starts, so a port in use stops the
+    start-up at once."""
+    try:
+        family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((settings.host, settings.port))
+        sock.listen(1024)
+    except OSError as exc:
+        sock.close()
+        raise StartupError(
+            f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
+        ) from None
+    sock.setblocking(False)
+    return sock
+
+
 async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
-    """Serve until SIGTERM or SIGINT; then drain and close."""
-    embedded: EmbeddedRedis | None = None
-    url = settings.redis_url
-    if url is None:
-        embedded = EmbeddedRedis(settings.data_dir / "redis", fsync=settings.fsync)
-        embedded.start()
-        url = embedded.url
+    """Serve until SIGTERM or SIGINT; then drain and close. ``StartupError`` when the service
+    cannot start, with whatever it started stopped again."""
+    raise_open_files_limit()
+    with contextlib.ExitStack() as started_here:
+        embedded: EmbeddedRedis | None = None
+        url = settings.redis_url
+        if url is None:
+            try:
+                started_here.enter_context(lock_data_dir(settings.data_dir))
+            except DataDirInUse as exc:
+                raise StartupError(str(exc)) from None
+        sock = _listen(settings)
+        started_here.callback(sock.close)
+        if url is None:
+            embedded = EmbeddedRedis(settings.data_dir / "redis", fsync=settings.fsync, tied=True)
+            started_here.callback(embedded.stop)
+            embedded.start()
+            url = embedded.url
+        await _serve(settings, started, url, embedded, sock)
+
+
+async def _serve(
+    settings: Settings,
+    started: asyncio.Event | None,
+    url: str,
+    embedded: EmbeddedRedis | None,
+    sock: socket.socket,
+) -> None:
     # A bounded pool that waits for a free connection rather than failing under a burst; the
     # event subscription has a connection of its own (redis-py's pubsub takes one from it).
     # Commands are idempotent by id, so a command on a connection that went stale (a Redis
@@ -165,17 +377,22 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
     )
     redis = Redis(connection_pool=pool, socket_keepalive=True)
     app = App(settings, redis)
+    door = Door(settings.max_unsigned, settings.max_unsigned_per_address, settings.hello_timeout)
+    app.services.door = door
+    await app.services.sessions.refresh(redis)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     fanout = loop.create_task(app.fanout.run())
+    sessions = loop.create_task(app.services.sessions.run(redis))
     supervisor = loop.create_task(_supervise(embedded)) if embedded else None
     async with serve(
         app.handle,
-        settings.host,
-        settings.port,
+        sock=sock,
         process_request=app.http,
+        process_response=app.process_response,
+        open_timeout=door.hello_timeout,
         max_size=MAX_FRAME,
         ping_interval=settings.heartbeat,
         ping_timeout=settings.heartbeat,
@@ -208,18 +425,22 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             return_exceptions=True,
         )
     fanout.cancel()
+    sessions.cancel()
     if supervisor:
         supervisor.cancel()
     await redis.aclose()
-    if embedded:
-        embedded.stop()
 
 
 async def _supervise(embedded: EmbeddedRedis) -> None:
     while True:
         await asyncio.sleep(1.0)
-        if await anyio.to_thread.run_sync(embedded.ensure_running):
-            log.warning("embedded redis-server restarted")
+        if embedded.alive():
+            continue
+        # Started from this (the main) thread: the child dies with the server, not with
+        # a worker thread that happened to start it.
+        embedded.spawn()
+        await anyio.to_thread.run_sync(embedded.wait_ready)
+        log.warning("embedded redis-server restarted")
 
 
 def _announce(settings: Settings, redis_url: str, embedded: bool) -> None:

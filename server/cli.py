@@ -1,11 +1,15 @@
-"""The ``tablewire`` command: replay a scenario or hand history (and, later, serve)."""
+"""The ``tablewire`` command: replay a scenario or hand history, serve, issue and revoke
+tokens, run the demo."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -58,6 +62,43 @@ ROLES: dict[str, Role] = {
 }
 
 
+def _secret_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The token secret comes from a file or the environment, never the command line (where
+    ``ps`` shows it to every user of the machine)."""
+    command = click.option(
+        "--secret-file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=lambda: os.environ.get("TABLEWIRE_SECRET_FILE"),
+        help="File holding the token secret (or TABLEWIRE_SECRET; default: kept in the data "
+        "dir).",
+    )(command)
+    return click.option(
+        "--secret",
+        hidden=True,
+        expose_value=False,
+        callback=_no_secret_on_the_command_line,
+    )(command)
+
+
+def _no_secret_on_the_command_line(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if value is not None:
+        raise click.BadParameter(
+            "a secret on the command line is visible to every user in `ps`: put it in a file "
+            "(--secret-file) or in TABLEWIRE_SECRET",
+            ctx,
+            param,
+        )
+
+
+def _secret(secret_file: Path | None) -> str | None:
+    if secret_file is not None:
+        text = secret_file.read_text().strip()
+        if not text:
+            raise click.UsageError(f"the secret file {secret_file} is empty")
+        return text
+    return os.environ.get("TABLEWIRE_SECRET") or None
+
+
 def _duration(text: str) -> int:
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     if text[-1:] in units:
@@ -89,11 +130,7 @@ def _duration(text: str) -> int:
     default=lambda: os.environ.get("REDIS_URL"),
     help="Use this Redis (default: embedded).",
 )
-@click.option(
-    "--secret",
-    default=lambda: os.environ.get("TABLEWIRE_SECRET"),
-    help="Token secret (default: data dir).",
-)
+@_secret_options
 @click.option(
     "--name",
     default=lambda: os.environ.get("TABLEWIRE_NAME", "tablewire"),
@@ -102,18 +139,51 @@ def _duration(text: str) -> int:
 @click.option(
     "--fsync", type=click.Choice(["always", "everysec"]), default="always", show_default=True
 )
+@click.option(
+    "--allow-origin",
+    "allow_origin",
+    multiple=True,
+    default=lambda: [o for o in os.environ.get("TABLEWIRE_ALLOWED_ORIGINS", "").split(",") if o],
+    help="A web origin (https://host[:port], or *) whose pages may open a websocket, besides "
+    "the server's own; repeat for more.",
+)
+@click.option(
+    "--max-unsigned",
+    type=click.IntRange(1),
+    default=lambda: int(os.environ.get("TABLEWIRE_MAX_UNSIGNED", "256")),
+    show_default="256",
+    help="Connections waiting to sign in, in all; more are refused (503).",
+)
+@click.option(
+    "--max-unsigned-per-address",
+    type=click.IntRange(1),
+    default=lambda: int(os.environ.get("TABLEWIRE_MAX_UNSIGNED_PER_ADDRESS", "16")),
+    show_default="16",
+    help="Connections waiting to sign in from one remote address.",
+)
+@click.option(
+    "--hello-timeout",
+    type=click.FloatRange(0.1),
+    default=lambda: float(os.environ.get("TABLEWIRE_HELLO_TIMEOUT", "3")),
+    show_default="3",
+    help="Seconds a connection has to upgrade and send its hello.",
+)
 def serve(
     host: str,
     port: int,
     data_dir: Path,
     redis_url: str | None,
-    secret: str | None,
+    secret_file: Path | None,
     name: str,
     fsync: str,
+    allow_origin: tuple[str, ...],
+    max_unsigned: int,
+    max_unsigned_per_address: int,
+    hello_timeout: float,
 ) -> None:
     """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
     from server import logs, loop
-    from server.app import Settings, run
+    from server.app import Settings, StartupError, run
 
     logs.setup()
     static = Path(__file__).resolve().parents[1] / "clients" / "web"
@@ -122,18 +192,28 @@ def serve(
         port=port,
         data_dir=data_dir,
         redis_url=redis_url,
-        secret=secret,
+        secret=_secret(secret_file),
         name=name,
         fsync=fsync,
         static_dir=static if static.is_dir() else None,
+        allowed_origins=tuple(o.strip().rstrip("/") for o in allow_origin),
+        max_unsigned=max_unsigned,
+        max_unsigned_per_address=max_unsigned_per_address,
+        hello_timeout=hello_timeout,
     )
-    loop.run(run(settings))
+    try:
+        loop.run(run(settings))
+    except StartupError as exc:
+        click.echo(f"tablewire serve: {exc}", err=True)
+        sys.exit(1)
 
 
-@main.command()
-@click.option("--role", type=click.Choice(["dealer", "floor", "display", "admin"]), required=True)
-@click.option("--tournament", required=True, help="Tournament id ('*' for an admin of all).")
-@click.option("--table", default=None, help="Table id (required for a dealer).")
+@main.group(invoke_without_command=True)
+@click.option("--role", type=click.Choice(["dealer", "floor", "display", "admin"]))
+@click.option("--tournament", help="Tournament id ('*' for an admin of all).")
+@click.option(
+    "--table", default=None, help="Table id (required for a dealer; confines any role to it)."
+)
 @click.option("--ttl", default="12h", show_default=True, help="Lifetime: 30m, 12h, 2d ...")
 @click.option("--delay", type=float, default=0.0, help="Display delay in seconds.")
 @click.option(
@@ -141,32 +221,82 @@ def serve(
     type=click.Path(file_okay=False, path_type=Path),
     default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
 )
-@click.option("--secret", default=lambda: os.environ.get("TABLEWIRE_SECRET"))
+@_secret_options
+@click.pass_context
 def token(
-    role: str,
-    tournament: str,
+    ctx: click.Context,
+    role: str | None,
+    tournament: str | None,
     table: str | None,
     ttl: str,
     delay: float,
     data_dir: Path,
-    secret: str | None,
+    secret_file: Path | None,
 ) -> None:
-    """Issue a signed station token."""
+    """Issue a signed station token: the token on stdout, its id (for `tablewire token revoke
+    ID`) on stderr."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if role is None or tournament is None:
+        raise click.UsageError("a token needs --role and --tournament")
     from server.app import Settings, load_secret
-    from server.tokens import Claims, issue
+    from server.tokens import Claims, issue, new_id
 
-    key = load_secret(Settings(data_dir=data_dir, secret=secret))
+    key = load_secret(Settings(data_dir=data_dir, secret=_secret(secret_file)))
     claims = Claims(
         role=ROLES[role],
         tournament=tournament,
         table=table,
         exp=int(time.time()) + _duration(ttl),
         delay=delay,
+        id=new_id(),
     )
     try:
         click.echo(issue(key, claims))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    click.echo(f"token id {claims.id} (revoke with: tablewire token revoke {claims.id})", err=True)
+
+
+@token.command()
+@click.argument("token_id")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
+    help="The embedded Redis's data dir (when no --redis-url / REDIS_URL).",
+)
+@click.option(
+    "--redis-url",
+    default=lambda: os.environ.get("REDIS_URL"),
+    help="The Redis the servers use (default: the embedded one of --data-dir).",
+)
+def revoke(token_id: str, data_dir: Path, redis_url: str | None) -> None:
+    """Revoke the token whose id is TOKEN_ID (printed when it was issued). Every server refuses
+    it within a second and closes the stations signed in with it (4003)."""
+    from redis import Redis
+
+    from server.admission import REVOKED
+    from server.embedded_redis import DataDirInUse, EmbeddedRedis, lock_data_dir, running_url
+
+    if not token_id or len(token_id) > 64:
+        raise click.UsageError("TOKEN_ID is the id printed with the token")
+    url = redis_url or running_url(data_dir / "redis")
+    with contextlib.ExitStack() as started:
+        if url is None:
+            # No server runs on this data dir: its Redis is started for the write, and stopped.
+            try:
+                started.enter_context(lock_data_dir(data_dir))
+            except DataDirInUse as exc:
+                raise click.ClickException(f"{exc}, and its Redis does not answer") from None
+            embedded = EmbeddedRedis(data_dir / "redis")
+            started.callback(embedded.stop)
+            embedded.start()
+            url = embedded.url
+        client = Redis.from_url(url)
+        started.callback(client.close)
+        added = client.hsetnx(REVOKED, token_id, int(time.time()))
+    click.echo(f"token {token_id} {'revoked' if added else 'was revoked already'}")
 
 
 @main.command()

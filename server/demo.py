@@ -2,7 +2,9 @@
 
 Starts the service with its embedded Redis, creates a tournament of N tables whose bot dealers
 play hands continuously (now and then with an irregularity, so rulings and floor calls show),
-and prints the URLs — with tokens — of a dealer station, the floor monitor and a display.
+and prints the URLs — with tokens — of a dealer station, the floor monitor and a display. The
+token is in the URL's fragment (``#token=``), which the browser never sends to a server nor in
+a Referer; the page moves it into its session storage and takes it out of the address.
 """
 
 from __future__ import annotations
@@ -81,9 +83,9 @@ async def demo(settings: Settings, tables: int, pace: float, seed: int) -> None:
 def _print_urls(settings: Settings, secret: bytes) -> None:
     base = f"http://{settings.host}:{settings.port}"
     query = f"tournament={TOURNAMENT}"
-    dealer = f"{base}/dealer.html?{query}&table=1&token={_token(secret, 'dealer', '1')}"
-    floor = f"{base}/floor.html?{query}&token={_token(secret, 'floor')}"
-    display = f"{base}/display.html?{query}&table=1&token={_token(secret, 'display')}"
+    dealer = f"{base}/dealer.html?{query}&table=1#token={_token(secret, 'dealer', '1')}"
+    floor = f"{base}/floor.html?{query}#token={_token(secret, 'floor')}"
+    display = f"{base}/display.html?{query}&table=1#token={_token(secret, 'display', '1')}"
     print()
     print("Tablewire demo: live tables are playing.")
     print(f"  Dealer station (table 1): {dealer}")

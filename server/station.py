@@ -345,8 +345,8 @@ class Station:
             except (msgspec.DecodeError, RecursionError) as exc:
                 self.send(refusal("bad_json", f"not JSON: {exc}"))
                 continue
-            ended = self.services.sessions.refusal(self.claims, time.time()) if self.claims else None
-            if ended is not None:
+            ended = self.claims and self.services.sessions.refusal(self.claims, time.time())
+            if ended:
                 # Expired or revoked since the last frame: nothing more is taken.
                 await self.end_session(ended)
                 return

@@ -13,6 +13,12 @@ on Redis Cluster):
   snapshot.
 - ``tw:{T}:table:{id}:commands`` — hash: command id -> last event number of its result, so a
   retried command returns its first answer.
+- ``tw:{T}:table:{id}:attempt:{command id}`` — string, kept ``ATTEMPT_KEEP_MS``: the token of
+  the commit attempt that recorded the command, so the Redis client's own retry of that attempt
+  (after a timeout, the script may have run) is told ``ok``, not ``duplicate``.
+- ``tw:{T}:deadlines`` — sorted set: table id scored by its running clock's ``expires`` (ms),
+  kept by the commit script; the service's timers rule on it (``server.timers``).
+- ``tw:timed`` — set of the tournaments that ever had a clock: where the timers look.
 - channel ``tw:{T}:events`` — every commit publishes ``{table, seq, at, events}`` there.
 
 A command is committed by one Lua script: check that the snapshot's sequence number is the one
@@ -23,6 +29,7 @@ publish — all or nothing.
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from dataclasses import dataclass
 from typing import cast
@@ -38,20 +45,45 @@ LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 
 COMMIT = """
 local done = redis.call('HGET', KEYS[3], ARGV[2])
-if done then return {'duplicate', done} end
+if done then
+  if redis.call('GET', KEYS[6]) == ARGV[8] then return {'ok', done} end
+  return {'duplicate', done}
+end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '-1')
 if seq ~= tonumber(ARGV[1]) then return {'conflict', tostring(seq)} end
 local count = tonumber(ARGV[6])
 local at = ARGV[7]
 for i = 1, count do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[7 + i], 'a', at)
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[11 + i], 'a', at)
 end
 local last = seq + count
 redis.call('HSET', KEYS[1], 'seq', last, 'snap', ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[2], last)
+redis.call('SET', KEYS[6], ARGV[8], 'PX', ARGV[9])
+if ARGV[10] == '-' then
+  redis.call('ZREM', KEYS[5], ARGV[11])
+elseif ARGV[10] ~= '' then
+  redis.call('ZADD', KEYS[5], ARGV[10], ARGV[11])
+end
 redis.call('PUBLISH', KEYS[4], ARGV[4])
 return {'ok', tostring(last)}
 """
+"""ARGV: expected seq, command id, snapshot, published message, log length, event count,
+commit time, attempt token, how long to keep it (ms), the table's clock deadline (``''``
+unchanged, ``'-'`` none, else ``expires`` in ms), the table id, then the events.
+
+An earlier *request* with the command id answers ``duplicate``; the same attempt sent again
+(the Redis client retries a call that timed out, and the first send may have run) answers
+``ok`` with the number it committed."""
+
+CLEAR_DEADLINE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Forget a table's deadline, only if it is still the one ruled on (a newer clock stays)."""
 
 CREATE_TOURNAMENT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -92,6 +124,21 @@ def channel(tournament: str) -> str:
     return f"{tag(tournament)}:events"
 
 
+def attempt_key(tournament: str, table: str, command_id: str) -> str:
+    return f"{tag(tournament)}:table:{table}:attempt:{command_id}"
+
+
+def deadlines_key(tournament: str) -> str:
+    return f"{tag(tournament)}:deadlines"
+
+
+TIMED = "tw:timed"
+"""The tournaments that ever had a clock. Outside any tournament's hash tag, so it is written
+before (not in) a commit that sets a deadline: a deadline is never stored where the timers do
+not look."""
+ATTEMPT_KEEP_MS = 600_000
+"""How long a commit attempt's token is kept: far longer than the Redis client retries one."""
+
 CHANNEL_PATTERN = "tw:{*}:events"
 
 
@@ -124,8 +171,15 @@ class Logged:
 @dataclass(frozen=True)
 class Committed:
     outcome: str
-    """``ok``, ``conflict`` (another writer got there first) or ``duplicate``."""
+    """``ok``, ``conflict`` (another writer got there first) or ``duplicate`` (an earlier
+    request with this command id committed)."""
     seq: int
+
+
+KEEP = ""
+"""A commit's deadline argument: the table's clock did not change."""
+NO_CLOCK = "-"
+"""A commit's deadline argument: the table has no running clock any more."""
 
 
 class Store:
@@ -134,6 +188,7 @@ class Store:
         self._commit = ScriptBatch(redis, redis.register_script(COMMIT))
         self._create = redis.register_script(CREATE)
         self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
+        self._clear_deadline = redis.register_script(CLEAR_DEADLINE)
 
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
         keys = [state_key(tournament, table), tables_key(tournament), channel(tournament)]
@@ -172,12 +227,17 @@ class Store:
         published: bytes,
         events: list[bytes],
         at: float,
+        deadline: str = KEEP,
     ) -> Committed:
+        """Commit one command's events; ``deadline`` is ``KEEP``, ``NO_CLOCK`` or the clock's
+        ``expires`` (ms). A Redis timeout or lost connection raises: the script may have run."""
         keys = [
             state_key(tournament, table),
             log_key(tournament, table),
             commands_key(tournament, table),
             channel(tournament),
+            deadlines_key(tournament),
+            attempt_key(tournament, table, command_id),
         ]
         args: list[bytes | str | int] = [
             expected,
@@ -187,12 +247,37 @@ class Store:
             LOG_KEEP,
             len(events),
             repr(at),
+            secrets.token_hex(8),
+            ATTEMPT_KEEP_MS,
+            deadline,
+            table,
             *events,
         ]
+        if deadline not in (KEEP, NO_CLOCK):
+            await self.redis.sadd(TIMED, tournament)
         started = time.perf_counter()
         outcome, seq = await self._commit(keys=keys, args=args)
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         return Committed(outcome.decode(), int(seq))
+
+    async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:
+        """Every (tournament, table, expires) whose clock ran out before ``now_ms``."""
+        members = cast(set[bytes], await self.redis.smembers(TIMED))
+        tournaments = sorted(t.decode() for t in members)
+        if not tournaments:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tournament in tournaments:
+                pipe.zrangebyscore(deadlines_key(tournament), "-inf", now_ms - 1, withscores=True)
+            found = cast(list[list[tuple[bytes, float]]], await pipe.execute())
+        return [
+            (tournament, member.decode(), int(score))
+            for tournament, due in zip(tournaments, found, strict=True)
+            for member, score in due
+        ]
+
+    async def clear_deadline(self, tournament: str, table: str, expires: int) -> None:
+        await self._clear_deadline(keys=[deadlines_key(tournament)], args=[table, expires])
 
     async def events_since(
         self, tournament: str, table: str, since: int

@@ -4,6 +4,14 @@ Each server instance keeps the tables it has touched in memory with their sequen
 The engine computes the new state and events; the store commits them only if nobody else has
 written the table since. If another instance got there first, the table is reloaded and the
 command applied again to the fresh state.
+
+A commit that Redis did not answer (a timeout, a lost connection) may still have run: its
+outcome is unknown, and the station is told so (``unknown_outcome``) rather than given an error,
+which would say that nothing changed. Sending the same command id again learns the outcome. The
+commit is never tried again here with another snapshot.
+
+After each commit the table's running clock deadline (rule 31) is kept in the tournament's
+deadlines, in the same script, so the service's timers (``server.timers``) rule on it.
 """
 
 from __future__ import annotations
@@ -13,17 +21,21 @@ import time
 from dataclasses import dataclass
 
 import msgspec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol import Command, ErrorEvent, TableConfig
 from server import metrics
 from server.engine import TableState, apply, new_table
-from server.store import Published, Store
+from server.store import KEEP, NO_CLOCK, Published, Store
 
 _state_decoder = msgspec.msgpack.Decoder(TableState)
 _config_decoder = msgspec.json.Decoder(TableConfig)
 _packer = msgspec.msgpack.Encoder()
 _json = msgspec.json.Encoder()
 ATTEMPTS = 8
+UNKNOWN_OUTCOME = "the outcome is unknown: send the same command id again to learn it"
+UNAVAILABLE = "Redis did not answer in time; nothing changed: send the command again"
 
 
 @dataclass
@@ -92,40 +104,51 @@ class Tables:
         key = (tournament, table)
         lock = self.locks.setdefault(key, asyncio.Lock())
         async with lock, self.slots:
-            for _ in range(ATTEMPTS):
-                cached = self.cache.get(key) or await self._load(key)
-                if cached is None:
+            try:
+                return await self._apply(key, command_id, command, after)
+            except (RedisConnectionError, RedisTimeoutError):
+                # Only reads failed here (a failed commit answers unknown_outcome itself).
+                return Refused("unavailable", UNAVAILABLE)
+
+    async def _apply(
+        self, key: tuple[str, str], command_id: str, command: Command, after: int | None
+    ) -> Applied | Refused:
+        tournament, table = key
+        for _ in range(ATTEMPTS):
+            cached = self.cache.get(key) or await self._load(key)
+            if cached is None:
+                return Refused(
+                    "unknown_table", f"there is no table {table} in tournament {tournament}"
+                )
+            if after is not None and after != cached.seq:
+                done = await self.store.seen(tournament, table, command_id)
+                if done is not None:
+                    return Applied(done, duplicate=True)
+                fresh = await self._load(key)
+                if fresh is not None and after != fresh.seq:
                     return Refused(
-                        "unknown_table", f"there is no table {table} in tournament {tournament}"
+                        "stale",
+                        f"table {table} has moved on to event {fresh.seq};"
+                        f" the command was based on {after}",
                     )
-                if after is not None and after != cached.seq:
-                    done = await self.store.seen(tournament, table, command_id)
-                    if done is not None:
-                        return Applied(done, duplicate=True)
-                    fresh = await self._load(key)
-                    if fresh is not None and after != fresh.seq:
-                        return Refused(
-                            "stale",
-                            f"table {table} has moved on to event {fresh.seq};"
-                            f" the command was based on {after}",
-                        )
-                    continue
-                state, events = apply(cached.state, command)
-                if len(events) == 1 and isinstance(events[0], ErrorEvent):
-                    done = await self.store.seen(tournament, table, command_id)
-                    if done is not None:
-                        return Applied(done, duplicate=True)
-                    fresh = await self._load(key)
-                    if fresh is not None and fresh.seq != cached.seq:
-                        continue  # another instance moved the table on: judge it afresh
-                    error = events[0]
-                    # The engine's own code ("hand_in_play", "awaiting_floor", ...) is the wire
-                    # code: one vocabulary from the rules to the station (README, errors).
-                    return Refused(error.code, error.message, error.rule)
-                blobs = [_json.encode(e) for e in events]
-                at = time.time()
-                raw = [msgspec.Raw(b) for b in blobs]
-                published = _json.encode(Published(tournament, table, cached.seq + 1, at, raw))
+                continue
+            state, events = apply(cached.state, command)
+            if len(events) == 1 and isinstance(events[0], ErrorEvent):
+                done = await self.store.seen(tournament, table, command_id)
+                if done is not None:
+                    return Applied(done, duplicate=True)
+                fresh = await self._load(key)
+                if fresh is not None and fresh.seq != cached.seq:
+                    continue  # another instance moved the table on: judge it afresh
+                error = events[0]
+                # The engine's own code ("hand_in_play", "awaiting_floor", ...) is the wire
+                # code: one vocabulary from the rules to the station (README, errors).
+                return Refused(error.code, error.message, error.rule)
+            blobs = [_json.encode(e) for e in events]
+            at = time.time()
+            raw = [msgspec.Raw(b) for b in blobs]
+            published = _json.encode(Published(tournament, table, cached.seq + 1, at, raw))
+            try:
                 result = await self.store.commit(
                     tournament,
                     table,
@@ -135,13 +158,25 @@ class Tables:
                     published,
                     blobs,
                     at,
+                    _deadline(cached.state, state),
                 )
-                if result.outcome == "ok":
-                    self.cache[key] = Cached(result.seq, state)
-                    return Applied(result.seq, events=blobs, at=at)
-                if result.outcome == "duplicate":
-                    self.cache.pop(key, None)
-                    return Applied(result.seq, duplicate=True)
-                metrics.CONFLICTS.inc()
+            except (RedisConnectionError, RedisTimeoutError):
                 self.cache.pop(key, None)
-            raise Busy(f"table {table} kept changing; retry with the same command id")
+                return Refused("unknown_outcome", UNKNOWN_OUTCOME)
+            if result.outcome == "ok":
+                self.cache[key] = Cached(result.seq, state)
+                return Applied(result.seq, events=blobs, at=at)
+            if result.outcome == "duplicate":
+                self.cache.pop(key, None)
+                return Applied(result.seq, duplicate=True)
+            metrics.CONFLICTS.inc()
+            self.cache.pop(key, None)
+        raise Busy(f"table {table} kept changing; retry with the same command id")
+
+
+def _deadline(before: TableState, after: TableState) -> str:
+    """The commit's deadline argument: the clock's ``expires`` when one started, ``NO_CLOCK``
+    when it stopped, ``KEEP`` when the command left it as it was."""
+    if after.clock == before.clock:
+        return KEEP
+    return NO_CLOCK if after.clock is None else str(after.clock.expires)

@@ -2,7 +2,9 @@
 
 A token is ``base64url(claims JSON) . base64url(HMAC-SHA256)`` under the server's secret. The
 claims carry the role (dealer, floor, display, admin), the scope (a tournament, and for a
-dealer one table) and an expiry in Unix seconds. A display token may carry a delay.
+dealer one table; any other role with a table is confined to it too), an expiry in Unix seconds
+and a random ``id`` by which the token is revoked. A display token may carry a delay. Tokens
+issued before ids existed have none and cannot be revoked one by one (rotate the secret).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
 from typing import Literal
 
 import msgspec
@@ -23,10 +26,21 @@ class Claims(msgspec.Struct, frozen=True, omit_defaults=True):
     exp: int
     table: str | None = None
     delay: float = 0.0
+    id: str = ""
+
+
+def new_id() -> str:
+    """A token id: random, short enough to type into ``tablewire token revoke``."""
+    return secrets.token_hex(8)
+
+
+CLOSE_CODES = {"token_expired": 4001, "token_revoked": 4003}
+"""The websocket close code that ends a signed-in connection whose token stopped being valid."""
 
 
 class TokenError(Exception):
-    """The token is malformed, forged or expired; ``code`` is what the station is told."""
+    """The token is malformed, forged, expired or revoked; ``code`` is what the station is
+    told."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -66,6 +80,10 @@ def verify(secret: bytes, token: str, now: float) -> Claims:
         claims = _claims_decoder.decode(body)
     except msgspec.DecodeError as exc:
         raise TokenError("bad_token", f"the token's claims are invalid: {exc}") from None
-    if claims.exp < now:
-        raise TokenError("token_expired", "the token has expired")
+    if expired(claims, now):
+        raise TokenError("token_expired", "the token has expired: sign in again")
     return claims
+
+
+def expired(claims: Claims, now: float) -> bool:
+    return claims.exp < now

@@ -121,9 +121,11 @@ class Stations:
         self.contexts: list[Any] = []
 
     def url(self, page: str, role: str, table: str | None = "1", extra: str = "") -> str:
+        """The page's address as a station is given it: the token in the fragment, which the
+        browser sends to no server."""
         tok = token(role, "main", table if role == "dealer" else None)  # type: ignore[arg-type]
-        query = f"token={tok}&tournament=main" + (f"&table={table}" if table else "") + extra
-        return f"http://127.0.0.1:{self.server.port}/{page}.html?{query}"
+        query = "tournament=main" + (f"&table={table}" if table else "") + extra
+        return f"http://127.0.0.1:{self.server.port}/{page}.html?{query}#token={tok}"
 
     def open(
         self,

@@ -1,11 +1,40 @@
 // One websocket to the server: sign in with the page's token, reconnect by itself with backoff.
 //
 // Status goes "connecting" -> "online" -> "offline" (lost, retrying) -> "online" ...; a token the
-// server refuses stops the retries ("refused"). Every frame is JSON; the caller gets the parsed
-// server messages after the welcome.
+// server refuses, or one that expires or is revoked while connected (close 4001 / 4003), stops
+// the retries ("refused") and shows the sign-in form: reconnecting with a dead token would only
+// be refused again. Every frame is JSON; the caller gets the parsed server messages after the
+// welcome.
+//
+// The token never travels in a URL the browser sends or keeps: it comes in the fragment
+// (`#token=…`, which is not sent to the server nor in a Referer) or from the sign-in form, is
+// kept in sessionStorage (this tab only) and is taken out of the address at once.
 
 const PING_EVERY = 10_000;
 const PONG_WITHIN = 8_000;
+const TOKEN_KEY = "tablewire:token";
+const TOKEN_ENDED = { 4001: "The token has expired", 4003: "The token was revoked" };
+
+/**
+ * The station's token: from the address (`#token=…`; a `?token=` of an older link too) once,
+ * then from sessionStorage. The address is rewritten without it, so it stays out of the
+ * history and the address bar.
+ */
+export function takeToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const given = fragment.get("token") || query.get("token");
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    fragment.delete("token");
+    query.delete("token");
+    const search = query.toString();
+    const hash = fragment.toString();
+    const address = location.pathname + (search ? `?${search}` : "") + (hash ? `#${hash}` : "");
+    history.replaceState(history.state, "", address);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) || "";
+}
 
 export class Connection {
   /**
@@ -34,12 +63,28 @@ export class Connection {
   }
 
   start() {
+    addEventListener("online", () => this.retryNow());
     if (!this.token) {
-      this.setStatus("refused", "No token: open this page with ?token=…");
+      this.signInAgain("Not signed in: enter this station's token");
       return;
     }
     this.open();
-    addEventListener("online", () => this.retryNow());
+  }
+
+  /** Stop retrying, forget the token and ask for one. */
+  signInAgain(reason) {
+    this.stopped = true;
+    this.token = "";
+    sessionStorage.removeItem(TOKEN_KEY);
+    this.setStatus("refused", `${reason} — sign in again`);
+    showSignInForm((token) => {
+      sessionStorage.setItem(TOKEN_KEY, token);
+      this.token = token;
+      this.stopped = false;
+      this.failures = 0;
+      this.setStatus("connecting");
+      this.open();
+    });
   }
 
   setStatus(status, detail = "") {
@@ -61,7 +106,14 @@ export class Connection {
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
     ws.onmessage = (frame) => this.received(ws, frame.data);
     ws.onclose = (close) => {
-      if (this.ws === ws) this.lost(close.reason || "connection closed");
+      if (this.ws !== ws) return;
+      if (TOKEN_ENDED[close.code]) {
+        this.stopped = true;
+        this.lost(close.reason);
+        this.signInAgain(TOKEN_ENDED[close.code]);
+      } else {
+        this.lost(close.reason || "connection closed");
+      }
     };
     ws.onerror = () => {};
   }
@@ -85,8 +137,9 @@ export class Connection {
       } else if (message.type === "error") {
         // The server refused the token: retrying with the same one will not help.
         this.stopped = true;
-        this.setStatus("refused", `Sign-in refused: ${message.message}`);
+        this.ws = null;
         ws.close();
+        this.signInAgain(`Sign-in refused: ${message.message}`);
       }
       return;
     }
@@ -151,4 +204,42 @@ export class Connection {
     this.ws.send(JSON.stringify(message));
     return true;
   }
+}
+
+/** The sign-in form: one field for the token, shown under the page's header bar. */
+function showSignInForm(onToken) {
+  let form = document.getElementById("sign-in");
+  if (!form) {
+    form = document.createElement("form");
+    form.id = "sign-in";
+    form.className = "sign-in";
+    form.setAttribute("aria-label", "Sign in");
+    const label = document.createElement("label");
+    label.textContent = "Station token ";
+    const input = document.createElement("input");
+    input.name = "token";
+    input.type = "password";
+    input.autocomplete = "off";
+    input.required = true;
+    input.spellcheck = false;
+    label.append(input);
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.textContent = "Sign in";
+    form.append(label, " ", button);
+    const bar = document.querySelector("header.bar");
+    if (bar) bar.after(form);
+    else document.body.prepend(form);
+  }
+  form.hidden = false;
+  const input = form.elements.namedItem("token");
+  input.value = "";
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const token = input.value.trim();
+    if (!token) return;
+    form.hidden = true;
+    onToken(token);
+  };
+  input.focus();
 }

@@ -5,7 +5,7 @@
 // already seen are ignored. A station that knows nothing of a table yet asks for a snapshot
 // (`snapshot: true`) and then for the recent history, which fills the ruling log. Models are kept in sessionStorage, so a reload resumes where the page was.
 
-import { Connection } from "./connection.js";
+import { Connection, takeToken } from "./connection.js";
 import { TableModel } from "./table.js";
 
 const HISTORY = 200;
@@ -13,7 +13,7 @@ const HISTORY = 200;
 export function pageParams() {
   const q = new URLSearchParams(location.search);
   return {
-    token: q.get("token") || "",
+    token: takeToken(),
     tournament: q.get("tournament") || "main",
     table: q.get("table") || null,
   };

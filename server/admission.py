@@ -1,0 +1,160 @@
+"""Who may hold a connection: stations waiting to sign in, and signed-in tokens that stop being
+valid.
+
+A connection that has not sent its ``hello`` costs a file descriptor and a handler and proves
+nothing. The ``Door`` counts them, in all and per remote address, refuses extras before the
+websocket upgrade (HTTP 503) and gives each a short time to sign in, so a flood of idle
+connections cannot take the descriptors real stations need. Refusals are logged at most once a
+second, with the number left out, so the flood cannot fill the log either.
+
+``Sessions`` knows every signed-in station's claims and the revoked token ids. The ids live in
+Redis (``REVOKED``, a hash: id -> the Unix time it was revoked) so every instance sees them, and
+are read again every ``REFRESH`` seconds; a station whose token expired or was revoked is closed
+(4001 / 4003) within that time, and any command it sends meanwhile is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import Counter
+from typing import Protocol
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from websockets.asyncio.server import ServerConnection
+from websockets.protocol import State
+
+from server.tokens import Claims, TokenError, expired
+
+log = logging.getLogger("tablewire.admission")
+REVOKED = "tw:revoked"
+"""Redis hash of revoked token ids (id -> Unix time of the revocation)."""
+REFRESH = 1.0
+"""Seconds between reads of the revoked ids and checks of the signed-in tokens."""
+
+
+class Door:
+    """Connections upgraded to a websocket that have not signed in yet."""
+
+    def __init__(
+        self, total: int = 256, per_address: int = 16, hello_timeout: float = 3.0
+    ) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.hello_timeout = hello_timeout
+        self.waiting: dict[ServerConnection, str] = {}
+        self.by_address: Counter[str] = Counter()
+        self.refused = 0
+        self._logged_at = 0.0
+        self._unlogged = 0
+
+    def admit(self, connection: ServerConnection, address: str | None) -> str | None:
+        """Count ``connection`` as waiting to sign in; why it may not, or None. ``address``
+        None (this machine, not through a proxy) counts in the total only."""
+        if connection in self.waiting:
+            return None
+        if len(self.waiting) >= self.total:
+            self._forget_closed()
+        why = None
+        if len(self.waiting) >= self.total:
+            why = "too many connections are waiting to sign in; try again shortly"
+        elif address is not None and self.by_address[address] >= self.per_address:
+            why = "too many connections from your address are waiting to sign in"
+        if why is None:
+            self.waiting[connection] = address or ""
+            if address is not None:
+                self.by_address[address] += 1
+            return None
+        self.refused += 1
+        self._log_refusal(address)
+        return why
+
+    def leave(self, connection: ServerConnection) -> None:
+        """The connection signed in, was refused or is gone: it waits no more."""
+        address = self.waiting.pop(connection, None)
+        if not address:
+            return
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
+
+    def _forget_closed(self) -> None:
+        """Connections that closed without passing through ``leave`` (a handshake that failed
+        after it was counted) give their place back."""
+        for connection in [c for c in self.waiting if c.state is State.CLOSED]:
+            self.leave(connection)
+
+    def _log_refusal(self, address: str | None) -> None:
+        now = time.monotonic()
+        if now - self._logged_at < 1.0:
+            self._unlogged += 1
+            return
+        log.warning(
+            "connection refused before sign-in: %d waiting (cap %d, %d per address); "
+            "%d more refused since the last line",
+            len(self.waiting),
+            self.total,
+            self.per_address,
+            self._unlogged,
+            extra={"remote": address or "local", "code": "too_many_unsigned"},
+        )
+        self._logged_at = now
+        self._unlogged = 0
+
+
+class Session(Protocol):
+    """A signed-in station, as far as its token goes."""
+
+    claims: Claims | None
+
+    async def end_session(self, error: TokenError) -> None: ...
+
+
+class Sessions:
+    """The signed-in stations and the revoked token ids."""
+
+    def __init__(self) -> None:
+        self.revoked: set[str] = set()
+        self.live: weakref.WeakSet[Session] = weakref.WeakSet()
+        self._failing = False
+        self._ending: set[asyncio.Task[None]] = set()
+
+    def refusal(self, claims: Claims, now: float) -> TokenError | None:
+        """Why these claims no longer sign anything in (expired, revoked), or None."""
+        if expired(claims, now):
+            return TokenError("token_expired", "the token has expired: sign in again")
+        if claims.id and claims.id in self.revoked:
+            return TokenError("token_revoked", "the token was revoked: sign in again")
+        return None
+
+    async def refresh(self, redis: Redis) -> None:
+        """Read the revoked ids; on a Redis error keep the last ones (and say so once)."""
+        try:
+            ids = await redis.hkeys(REVOKED)
+        except (RedisError, OSError) as exc:
+            if not self._failing:
+                log.warning("cannot read the revoked tokens: %s", exc)
+            self._failing = True
+            return
+        self._failing = False
+        self.revoked = {i.decode() if isinstance(i, bytes) else str(i) for i in ids}
+
+    async def run(self, redis: Redis) -> None:
+        """Every ``REFRESH`` seconds: read the revoked ids, close the stations whose token
+        expired or was revoked."""
+        while True:
+            await self.refresh(redis)
+            now = time.time()
+            for session in list(self.live):
+                error = self.refusal(session.claims, now) if session.claims else None
+                if error is not None:
+                    self.live.discard(session)
+                    # Each waits on its own close handshake; the next check does not.
+                    task = asyncio.get_running_loop().create_task(session.end_session(error))
+                    self._ending.add(task)
+                    task.add_done_callback(self._ending.discard)
+            await asyncio.sleep(REFRESH)
+
