@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
+import os
 import re
 import resource
 import secrets
@@ -54,9 +55,12 @@ from server.embedded_redis import (
     write_private,
 )
 from server.fanout import Fanout
+from server.lease import Lease
 from server.station import Gate, Services, Station
 from server.store import Store
 from server.tables import Tables
+from server.timers import LEASE_KEY, Timers
+from server.watch import Watchdog
 
 log = logging.getLogger("tablewire.server")
 MAX_FRAME = 64 * 1024
@@ -386,6 +390,12 @@ async def _serve(
         loop.add_signal_handler(sig, stop.set)
     fanout = loop.create_task(app.fanout.run())
     sessions = loop.create_task(app.services.sessions.run(redis))
+    # Service-side work: the Redis stall watchdog on every instance, and the clocks on players
+    # run by whichever instance holds the timers lease (server.lease, server.timers).
+    watchdog = loop.create_task(Watchdog(redis).run())
+    timers = Timers(app.store, app.tables, app.fanout)
+    lease = Lease(redis, LEASE_KEY, f"{settings.name}:{os.getpid()}:{secrets.token_hex(4)}")
+    timing = loop.create_task(lease.run(timers.run))
     supervisor = loop.create_task(_supervise(embedded)) if embedded else None
     async with serve(
         app.handle,
@@ -424,6 +434,9 @@ async def _serve(
             *(ws.close(1001, "server shutting down") for ws in list(server.connections)),
             return_exceptions=True,
         )
+    timing.cancel()
+    watchdog.cancel()
+    await asyncio.gather(timing, watchdog, return_exceptions=True)
     fanout.cancel()
     sessions.cancel()
     if supervisor:
