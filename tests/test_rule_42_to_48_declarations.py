@@ -14,12 +14,12 @@ from tests.support import last, of_type, play
 from tests.test_seed_common import (
     DEEP,
     Cmd,
-    Event,
     act,
     action_of,
     actions_of,
     assert_ruling,
     chips,
+    last_command,
     prompt_for,
     ruling,
     run,
@@ -28,12 +28,6 @@ from tests.test_seed_common import (
 )
 
 Config = dict[str, Any]
-
-
-def _last_command(events: list[Event]) -> list[Event]:
-    """The events of the last command recorded: what its ruling emitted."""
-    starts = [i for i, e in enumerate(events) if e["type"] == "recorded"]
-    return events[starts[-1] :]
 
 
 def _a_bets_2000() -> tuple[Config, list[Cmd]]:
@@ -64,7 +58,7 @@ def test_42_a_raise_with_chips_short_of_the_call_at_once_goes_to_the_floor() -> 
     call = last(events, "floor_call")
     assert (call["seat"], call["rule"]) == (2, "42-A")
     assert sorted(call["options"]) == ["call", "raise_min"]
-    assert not actions_of(_last_command(events), 2)
+    assert not actions_of(last_command(events), 2)
     assert "seat 2" in call["text"] and "42-A" in call["text"]
 
     raised = run(cfg, [*cmds, both, ruling(call, "raise_min")])
@@ -143,7 +137,7 @@ def test_48_b_pulling_back_the_blind_facing_a_raise_binds_a_call_or_raise() -> N
     assert (limited["seat"], limited["rules"]) == (3, ["48-B"])
     assert sorted(limited["options"]) == ["call", "raise"]
     assert "Seat 3" in limited["text"] and "48-B" in limited["text"]
-    assert not actions_of(_last_command(events), 3)
+    assert not actions_of(last_command(events), 3)
     p = prompt_for(events, 3)
     assert p["options"] == ["call", "raise"]
     assert p["to_call"] == 550

@@ -15,12 +15,12 @@ from tests.support import last, of_type
 from tests.test_seed_common import (
     DEEP,
     Cmd,
-    Event,
     act,
     action_of,
     actions_of,
     assert_ruling,
     chips,
+    last_command,
     prompt_for,
     ruling,
     run,
@@ -29,12 +29,6 @@ from tests.test_seed_common import (
 )
 
 Config = dict[str, Any]
-
-
-def _last_command(events: list[Event]) -> list[Event]:
-    """The events of the last command recorded: what its ruling emitted."""
-    starts = [i for i, e in enumerate(events) if e["type"] == "recorded"]
-    return events[starts[-1] :]
 
 
 def _short_all_in_opens() -> tuple[Config, list[Cmd]]:
@@ -65,7 +59,7 @@ def test_53_b_under_call_of_a_raise_over_a_short_all_in_opening_goes_to_the_floo
     assert (call["seat"], call["rule"]) == (3, "53-B")
     assert sorted(call["options"]) == ["call", "fold"]
     assert (call["pushed"], call["forfeit"]) == (200, 150)
-    assert not actions_of(_last_command(events), 3)
+    assert not actions_of(last_command(events), 3)
 
     folded = run(cfg, [*cmds, ruling(call, "fold")])
     assert_ruling(action_of(folded, 3), "fold", 150, returned=50)
@@ -89,7 +83,7 @@ def test_53_b_preflop_under_call_of_a_short_all_in_raise_goes_to_the_floor() -> 
     events = run(cfg, [*cmds, chips(4, 100)])
     call = last(events, "floor_call")
     assert (call["seat"], call["rule"], call["forfeit"]) == (4, "53-B", 100)
-    assert not actions_of(_last_command(events), 4)
+    assert not actions_of(last_command(events), 4)
 
 
 def test_53_b_preflop_under_call_of_the_big_blind_is_a_full_call() -> None:
@@ -133,7 +127,7 @@ def test_55_a_1_out_of_turn_under_call_of_a_raise_goes_to_the_floor_when_it_bind
     assert (call["seat"], call["rule"]) == (4, "53-B")
     assert sorted(call["options"]) == ["call", "fold"]
     assert (call["pushed"], call["forfeit"]) == (2000, 2000)
-    assert not actions_of(_last_command(events), 4)
+    assert not actions_of(last_command(events), 4)
     assert last(events, "prompt")["seat"] == 3  # nobody prompted after the binding
 
     called = run(cfg, [*cmds, ruling(call, "call")])
@@ -163,6 +157,6 @@ def test_55_a_1_out_of_turn_under_call_is_released_when_the_action_changes() -> 
     cmds = [*to_flop(cfg), act(1, "bet", 8000), chips(3, 1000, 1000), act(2, "raise", 16000)]
     events = run(cfg, cmds)
     assert last(events, "out_of_turn_released")["seat"] == 3
-    assert not actions_of(_last_command(events), 3)
+    assert not actions_of(last_command(events), 3)
     p = prompt_for(events, 3)
     assert p["to_call"] == 16000 and p["can_raise"] is True

@@ -14,11 +14,11 @@ from tests.support import last, of_type, play
 from tests.test_seed_common import (
     DEEP,
     Cmd,
-    Event,
     act,
     action_of,
     actions_of,
     assert_ruling,
+    last_command,
     prompt_for,
     run,
     table,
@@ -26,12 +26,6 @@ from tests.test_seed_common import (
 )
 
 Config = dict[str, Any]
-
-
-def _last_command(events: list[Event]) -> list[Event]:
-    """The events of the last command recorded: what its ruling emitted."""
-    starts = [i for i, e in enumerate(events) if e["type"] == "recorded"]
-    return events[starts[-1] :]
 
 
 def _flop(game: str = "NLHE") -> tuple[Config, list[Cmd]]:
@@ -70,7 +64,7 @@ def test_56_d_pot_alone_in_no_limit_is_not_an_amount() -> None:
     cfg, cmds = _flop()
     events = play(cfg, [*cmds, act(1, "pot")])
     assert events[-1]["type"] == "error" and events[-1]["rule"] == "56-D"
-    assert not actions_of(_last_command(events), 1)
+    assert not actions_of(last_command(events), 1)
 
 
 def test_56_pot_in_pot_limit_is_the_pot() -> None:
@@ -93,7 +87,7 @@ def test_57_check_facing_a_bet_in_turn_leaves_call_or_fold() -> None:
     assert (limited["seat"], limited["rules"]) == (2, ["57"])
     assert sorted(limited["options"]) == ["call", "fold"]
     assert "Seat 2" in limited["text"] and "57" in limited["text"]
-    assert not actions_of(_last_command(events), 2)
+    assert not actions_of(last_command(events), 2)
     p = prompt_for(events, 2)
     assert p["options"] == ["fold", "call"]
     assert p["can_raise"] is False and p["to_call"] == 1000

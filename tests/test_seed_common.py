@@ -21,6 +21,12 @@ DEEP = 100_000
 """Stacks deep enough that no example runs anyone out of chips."""
 
 
+def last_command(events: list[Event]) -> list[Event]:
+    """The events of the last command recorded: what its ruling emitted."""
+    starts = [i for i, e in enumerate(events) if e["type"] == "recorded"]
+    return events[starts[-1] :]
+
+
 def ruling(call: Event, option: str) -> Cmd:
     """The floor's answer to a ``floor_call`` event."""
     return {"type": "ruling", "call": call["call"], "option": option}
