@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from protocol.events import ActionEvent, SubstantialAction
 from server.engine import betting, words
+from server.engine.errors import Illegal
 from server.engine.moves import Emit
 from server.engine.reading import Reading
 from server.engine.state import Seat, TableState
+
+
+def live_seat(t: TableState, number: int) -> Seat:
+    """The seat a command names, which must hold a live hand."""
+    s = t.seat(number)
+    if s is None:
+        raise Illegal("", f"there is no player in seat {number}", code="unknown_seat")
+    if not s.live:
+        raise Illegal("", f"seat {number} has no live hand")
+    return s
 
 
 def is_substantial(actions: int, with_chips: int) -> bool:

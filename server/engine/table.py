@@ -56,7 +56,7 @@ from server.engine import (
     showdown,
     tabling,
 )
-from server.engine.actions import action_event
+from server.engine.actions import action_event, live_seat
 from server.engine.dealing import check_unseen, dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
@@ -105,22 +105,13 @@ def _level(t: TableState, cmd: SetLevel, emit: Emit) -> Move:
     return None
 
 
-def _live_seat(t: TableState, number: int) -> Seat:
-    s = t.seat(number)
-    if s is None:
-        raise Illegal("", f"there is no player in seat {number}", code="unknown_seat")
-    if not s.live:
-        raise Illegal("", f"seat {number} has no live hand")
-    return s
-
-
 def _act(t: TableState, cmd: Act, emit: Emit) -> Move:
     if t.phase == "floor":
         _act_while_floor(t, cmd, emit)
         return None
     if t.phase != "betting":
         raise Illegal("", "no betting round is open", code="no_betting")
-    s = _live_seat(t, cmd.seat)
+    s = live_seat(t, cmd.seat)
     if cmd.seat != t.to_act:
         if s.stack == 0:
             raise Illegal("", f"seat {cmd.seat} is all-in and has no action")
@@ -168,7 +159,7 @@ def _act_while_floor(t: TableState, cmd: Act, emit: Emit) -> None:
     if last.rule not in ("53-B", "53-C"):
         raise Illegal("1", "the hand is waiting on the floor's ruling", code="awaiting_floor")
     nxt = betting.next_to_act(t, last.seat)
-    s = _live_seat(t, cmd.seat)
+    s = live_seat(t, cmd.seat)
     if nxt is None or nxt.number != s.number:
         raise Illegal("1", "the hand is waiting on the floor's ruling", code="awaiting_floor")
     reading = read(t, s, cmd)
@@ -208,7 +199,7 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> Move:
     if call.rule in ("41-A", "41-B"):
         return irregular.burn_chosen(t, call.rule, cmd.option, call.options, emit)
     if call.rule in ("53-B", "53-C"):
-        s = _live_seat(t, call.seat)
+        s = live_seat(t, call.seat)
         if cmd.option == "call":
             total = min(t.current_bet, betting.all_in_to(s))
             returned = max(0, call.pushed - (total - s.bet))
@@ -218,7 +209,7 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> Move:
             reading.why = [f"the floor ruled a fold; {call.forfeit:,} forfeited"]
         emit(action_event(t, s, reading, [], []))
     elif call.rule == "42-A":
-        s = _live_seat(t, call.seat)
+        s = live_seat(t, call.seat)
         emit(action_event(t, s, floor_ruled_raise(t, s, cmd.option), [], []))
     elif call.rule == "55-A-2":
         out_of_turn.rule_on_skipped(t, call.seat, cmd.option, emit)

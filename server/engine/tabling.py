@@ -13,6 +13,7 @@ from __future__ import annotations
 from protocol.commands import Muck, Show
 from protocol.events import CardsShown
 from server.engine import hands
+from server.engine.actions import live_seat
 from server.engine.dealing import check_unseen
 from server.engine.errors import Illegal
 from server.engine.moves import Emit, Move, TryShowdown
@@ -28,7 +29,7 @@ def show(t: TableState, cmd: Show, emit: Emit) -> Move:
     """The seat shows ``cmd.cards`` (all of them when none are named)."""
     if t.phase not in ("deal", "showdown"):
         raise Illegal("", "hands are shown once the betting is over", code="no_showdown")
-    s = _in_hand(t, cmd.seat)
+    s = live_seat(t, cmd.seat)
     if s.shown:
         raise Illegal("14-A", f"seat {s.number}'s hand is already tabled", code="tabled")
     if not cmd.cards:
@@ -46,7 +47,7 @@ def show(t: TableState, cmd: Show, emit: Emit) -> Move:
 
 def muck(t: TableState, cmd: Muck, emit: Emit) -> Move:
     """The hand is mucked (pushed into the muck: killed, 15) where the rules allow it."""
-    s = _in_hand(t, cmd.seat)
+    s = live_seat(t, cmd.seat)
     if t.exposed:
         raise Illegal(
             "17",
@@ -76,15 +77,6 @@ def muck(t: TableState, cmd: Muck, emit: Emit) -> Move:
     else:
         emit(CardsShown(seat=s.number, mucked=True, text=f"Seat {s.number} mucks"))
     return TryShowdown()
-
-
-def _in_hand(t: TableState, number: int) -> Seat:
-    s = t.seat(number)
-    if s is None:
-        raise Illegal("", f"there is no player in seat {number}", code="unknown_seat")
-    if not s.live:
-        raise Illegal("", f"seat {number} has no live hand")
-    return s
 
 
 def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> None:
