@@ -3,6 +3,7 @@
     python benchmarks/load.py                  # 1,000 tables, 500 commands/s paced, then saturation
     python benchmarks/load.py --quick          # 200 tables, 100 commands/s, 6 s phases
     python benchmarks/load.py --profile        # and py-spy the server during its saturation phase
+    python benchmarks/load.py --quick --seconds 40 --delayed 30   # and 4 displays 30 s behind
 
 The parts live in ``benchmarks/loadgen/``: the bot dealers and subscribers (``stations``), the
 processes and what they cost (``machine``), the figures (``report``).
@@ -39,6 +40,14 @@ Two phases per target, each ``--seconds`` long, the first ``--warmup`` seconds n
   ``--rate`` commands/s on average; one command in flight per dealer;
 - saturation: every dealer keeps ``--depth`` commands in flight, as fast as acks come back.
 
+``--delayed SECONDS`` adds, during the Tablewire phases, ``--delayed-count`` (4) displays whose
+token carries that ``delay``, on the whole tournament, in a client process of their own
+(``loadgen/delayed.py``): they read every event until ``delay`` s after the last phase and ping
+every second; the report matches each event they read to its command (committed vs read, gaps,
+duplicates, lateness = read - sent - delay, which must never be negative) and times the pongs.
+The server's resident memory is sampled throughout (peak per phase), to compare with a run
+without them.
+
 The server runs as configured by default (a bounded, blocking Redis pool); ``--redis-pool N``
 gives it a different pool size through ``REDIS_URL ?max_connections=N``.
 Stations offer permessage-deflate as browsers do; ``--no-compression`` turns it off.
@@ -64,9 +73,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from loadgen import ROOT
 from loadgen.common import (
+    DRAIN_GRACE,
     FLOORS,
     PACED,
     PHASE_NAMES,
@@ -74,6 +85,7 @@ from loadgen.common import (
     TOURNAMENT,
     table_config,
 )
+from loadgen.delayed import DelayedRecords, delayed_worker
 from loadgen.machine import (
     REDIS_SPIKE_MS,
     cpu_ticks,
@@ -82,6 +94,7 @@ from loadgen.machine import (
     log_errors,
     machine_busy,
     redis_latency,
+    rss_mb,
     start_profile,
     start_relay,
     start_server,
@@ -125,6 +138,27 @@ async def create_tables(url: str, secret: bytes, count: int, seats: int) -> None
     await asyncio.gather(*(batch(part, False) for part in rest))
 
 
+async def spawn(spec: dict[str, Any], spec_path: Path) -> asyncio.subprocess.Process:
+    """A client process running ``spec`` (this file with ``--worker``)."""
+    spec_path.write_text(json.dumps(spec))
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--worker",
+        str(spec_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+
+
+async def sample_rss(pid: int, samples: list[tuple[float, float]]) -> None:
+    """The server's resident memory twice a second, until cancelled."""
+    while True:
+        samples.append((time.monotonic(), rss_mb(pid)))
+        await asyncio.sleep(0.5)
+
+
 async def run_target(
     args: argparse.Namespace,
     name: str,
@@ -157,32 +191,44 @@ async def run_target(
             "deflate": not args.no_compression,
             "out": str(workdir / f"{name}-worker{w}.bin"),
         }
-        spec_path = workdir / f"{name}-worker{w}.json"
-        spec_path.write_text(json.dumps(spec))
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            __file__,
-            "--worker",
-            str(spec_path),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            cwd=ROOT,
-        )
-        workers.append(proc)
+        workers.append(await spawn(spec, workdir / f"{name}-worker{w}.json"))
+    delayed = None
+    if name == "tablewire" and args.delayed:
+        delayed_spec = {
+            "kind": "delayed",
+            "url": url,
+            "secret": secret,
+            "delay": args.delayed,
+            "count": args.delayed_count,
+            "phases": phases,
+            "seconds": args.seconds,
+            "drain": args.drain,
+            "max_drain": args.max_drain,
+            "deflate": not args.no_compression,
+            "out": str(workdir / "delayed.bin"),
+        }
+        delayed = await spawn(delayed_spec, workdir / "delayed.json")
+    clients = [*workers, *([delayed] if delayed else [])]
+    main_pid = procs.get("server", procs.get("relay", 0))
+    rss: list[tuple[float, float]] = []
+    sampler = asyncio.ensure_future(sample_rss(main_pid, rss))
     try:
-        for proc in workers:
+        for proc in clients:
             assert proc.stdout is not None
             line = await asyncio.wait_for(proc.stdout.readline(), 300)
             if line.strip() != b"ready":
                 raise RuntimeError(f"a {name} worker did not start: {line!r}")
         all_procs = {**procs, **{f"client{i}": p.pid for i, p in enumerate(workers)}}
+        if delayed is not None:
+            all_procs["delayed"] = delayed.pid
         # The cost of the connections alone (keepalive pings, the liveness probe): 3 s idle.
         hz = os.sysconf("SC_CLK_TCK")
         ticks = {k: cpu_ticks(p) for k, p in procs.items()}
         await asyncio.sleep(3.0)
         idle = {k: (cpu_ticks(p) - ticks[k]) / hz / 3.0 for k, p in procs.items()}
+        connected = rss[-1][1]
         t0 = time.monotonic() + 1.0
-        for proc in workers:
+        for proc in clients:
             assert proc.stdin is not None
             proc.stdin.write(f"go {t0}\n".encode())
             await proc.stdin.drain()
@@ -223,13 +269,36 @@ async def run_target(
                 profile = await finish_profile(spy, workdir)
         records = Records()
         for w, proc in enumerate(workers):
-            await asyncio.wait_for(proc.wait(), args.drain + args.max_drain + 120)
+            await asyncio.wait_for(proc.wait(), args.drain + args.max_drain + DRAIN_GRACE)
             records.extend(Records.load((workdir / f"{name}-worker{w}.bin").read_bytes()))
+        delayed_records = None
+        if delayed is not None:
+            await asyncio.wait_for(
+                delayed.wait(), args.delayed + args.drain + args.max_drain + DRAIN_GRACE
+            )
+            delayed_records = DelayedRecords.load((workdir / "delayed.bin").read_bytes())
+        final = await fetch_metrics(metrics_port) if metrics_port else {}
+        peaks = {
+            phase: max((mb for t, mb in rss if start <= t <= end + args.drain), default=0.0)
+            for phase, start, end in timeline
+        }
         return TargetRun(
-            name, records, timeline, cpu, metrics, profile, idle=idle, redis_latency=spikes
+            name,
+            records,
+            timeline,
+            cpu,
+            metrics,
+            profile,
+            idle=idle,
+            redis_latency=spikes,
+            rss_connected=connected,
+            rss_peaks=peaks,
+            delayed=delayed_records,
+            final_metrics=final,
         )
     finally:
-        for proc in workers:
+        sampler.cancel()
+        for proc in clients:
             if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
@@ -317,7 +386,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         spec = json.loads(Path(sys.argv[2]).read_text())
-        loop.run(worker(spec))
+        loop.run(delayed_worker(spec) if spec.get("kind") == "delayed" else worker(spec))
         return
     parser = argparse.ArgumentParser(description="Tablewire load benchmark against a bare relay")
     parser.add_argument("--tables", type=int, help="tables (default 1000; quick 200)")
@@ -361,6 +430,16 @@ def main() -> None:
         help="redis-server's appendfsync (default always, as the service runs; everysec takes"
         " the disk's fsync stalls out of the acknowledgement path, to see the server's own share)",
     )
+    parser.add_argument(
+        "--delayed",
+        type=float,
+        default=0.0,
+        help="during the Tablewire phases, displays with this delay (s) on the whole tournament"
+        " (0: none)",
+    )
+    parser.add_argument(
+        "--delayed-count", type=int, default=4, help="how many delayed displays (with --delayed)"
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
@@ -385,6 +464,8 @@ def main() -> None:
     args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 2.0)
     if args.seconds <= args.warmup:
         parser.error("--seconds must be longer than --warmup")
+    if args.delayed < 0 or args.delayed_count < 1:
+        parser.error("--delayed must be >= 0 and --delayed-count >= 1")
     sys.exit(asyncio.run(orchestrate(args)))
 
 

@@ -13,6 +13,7 @@ GOAL_RATE = 2000.0
 GOAL_RELAY_RATIO = 0.5
 PACED, SATURATION = 0, 1
 PHASE_NAMES = ("paced", "saturation")
+DRAIN_GRACE = 120.0  # seconds a client process may take beyond its drain to write and exit
 FLOOR_BASE = 1_000_000  # subscriber ids: a display is its table number, a floor FLOOR_BASE + i
 
 

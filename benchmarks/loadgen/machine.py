@@ -28,6 +28,17 @@ def cpu_ticks(pid: int) -> int:
         return 0
 
 
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (the kernel's VmRSS), 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def machine_busy() -> tuple[int, int]:
     parts = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = parts[3] + parts[4]

@@ -18,6 +18,7 @@ from loadgen.common import (
     PHASE_NAMES,
     SATURATION,
 )
+from loadgen.delayed import DelayedRecords, report_delayed
 from loadgen.machine import REDIS_SPIKE_MS
 from loadgen.stations import Records
 
@@ -41,6 +42,13 @@ class TargetRun:
     idle: dict[str, float] = field(default_factory=dict)
     redis_latency: dict[int, list[tuple[str, int, int]]] = field(default_factory=dict)
     """Per phase, redis-server's own latency events: (event, seconds it occurred in, max ms)."""
+    rss_connected: float = 0.0
+    """The server's (or relay's) resident MB with every station connected, before the phases."""
+    rss_peaks: dict[int, float] = field(default_factory=dict)
+    """Its peak resident MB in each phase and the drain after it."""
+    delayed: DelayedRecords | None = None
+    final_metrics: dict[str, float] = field(default_factory=dict)
+    """The server's counters once every client process was done."""
 
 
 # --- analysis ------------------------------------------------------------------------------
@@ -257,6 +265,15 @@ def report(
             f"  WARNING: the machine was busy with other work during {', '.join(noisy)}:"
             " those figures are pessimistic"
         )
+    for name, run in runs.items():
+        peaks = ", ".join(f"{PHASE_NAMES[p]} {mb:.0f} MB" for p, mb in run.rss_peaks.items())
+        print(
+            f"  {name} process resident memory: {run.rss_connected:.0f} MB with every station"
+            f" connected; peak {peaks}"
+        )
+        out[f"{name}.rss_mb"] = {"connected": run.rss_connected} | {
+            PHASE_NAMES[p]: mb for p, mb in run.rss_peaks.items()
+        }
     tw = runs.get("tablewire")
     if tw is not None:
         for phase, m in tw.metrics.items():
@@ -299,6 +316,15 @@ def report(
         print("problems:")
         for k, v in problems.most_common(20):
             print(f"  {v:6d}  {k}")
+    if tw is not None and tw.delayed is not None:
+        out["tablewire.delayed"] = report_delayed(
+            tw.records,
+            tw.delayed,
+            [p for p, _, _ in tw.phases],
+            args.delayed,
+            args.delayed_count,
+            tw.final_metrics.get("tablewire_slow_clients_total", float("nan")),
+        )
     print()
     print(
         "goals"

@@ -127,6 +127,8 @@ class Records:
     send_phase: array.array = field(default_factory=lambda: array.array("b"))
     send_t: array.array = field(default_factory=lambda: array.array("d"))
     ack_t: array.array = field(default_factory=lambda: array.array("d"))
+    ack_seq: array.array = field(default_factory=lambda: array.array("i"))
+    """The table's last number after each command (0: not acknowledged)."""
     recv_sub: array.array = field(default_factory=lambda: array.array("i"))
     recv_table: array.array = field(default_factory=lambda: array.array("i"))
     recv_seq: array.array = field(default_factory=lambda: array.array("i"))
@@ -189,6 +191,7 @@ class Dealer:
         rec.send_key.append(key)
         rec.send_phase.append(phase)
         rec.ack_t.append(float("nan"))
+        rec.ack_seq.append(0)
         self.outstanding.append((len(rec.send_t), self.seq))
         rec.send_t.append(time.monotonic())
         try:
@@ -206,6 +209,7 @@ class Dealer:
                 if reply.type == "ack" and self.outstanding:
                     index, expected = self.outstanding.popleft()
                     rec.ack_t[index] = now
+                    rec.ack_seq[index] = reply.seq
                     if reply.seq != expected:
                         rec.problems[f"ack seq differs from the mirror ({self.table})"] += 1
                         self.dead = True
@@ -290,8 +294,10 @@ class Subscriber:
             rec.problems[f"subscriber connection closed: {exc}"] += 1
 
 
-async def open_station(url: str, secret: bytes, role: Role, table: str | None, deflate: bool):
-    claims = Claims(role, TOURNAMENT, int(time.time()) + 3 * 3600, table)
+async def open_station(
+    url: str, secret: bytes, role: Role, table: str | None, deflate: bool, delay: float = 0.0
+):
+    claims = Claims(role, TOURNAMENT, int(time.time()) + 3 * 3600, table, delay=delay)
     ws = await connect(
         url,
         max_size=2**24,
