@@ -205,3 +205,162 @@ def screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+# --- contrast ---------------------------------------------------------------------------
+
+COLOURS_JS = r"""
+  const parse = (text) => {
+    const m = text.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const over = (top, under) => {
+    const a = top.a + under.a * (1 - top.a);
+    const mix = (x, y) => (x * top.a + y * under.a * (1 - top.a)) / (a || 1);
+    return { r: mix(top.r, under.r), g: mix(top.g, under.g), b: mix(top.b, under.b), a };
+  };
+  const lum = (c) => {
+    const ch = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b);
+  };
+  const ratio = (x, y) => {
+    const [hi, lo] = [lum(x), lum(y)].sort((p, q) => q - p);
+    return Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+  };
+  const hex = (c) => '#' + [c.r, c.g, c.b]
+    .map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+"""
+"""Colour arithmetic shared by the contrast scripts: WCAG 2 relative luminance and ratio."""
+
+CONTRAST_JS = (
+    "() => {"
+    + COLOURS_JS
+    + r"""
+  const opacity = (e) => {
+    let o = 1;
+    for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
+      o *= Number(getComputedStyle(a).opacity);
+    }
+    return o;
+  };
+  // What an element paints behind the text: its background colour (alpha times the opacity
+  // of it and its ancestors) and, for a gradient, its colour stops (tried one at a time).
+  const paints = (e) => {
+    const s = getComputedStyle(e);
+    const o = opacity(e);
+    const colour = parse(s.backgroundColor);
+    const stops = [...s.backgroundImage.matchAll(/rgba?\([^)]+\)/g)]
+      .map((m) => parse(m[0])).map((c) => ({ ...c, a: c.a * o }));
+    return { colour: colour && colour.a > 0 ? { ...colour, a: colour.a * o } : null, stops };
+  };
+  const results = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  for (let e = walker.currentNode; e; e = walker.nextNode()) {
+    const nodes = [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!nodes.length) continue;
+    const s = getComputedStyle(e);
+    if (e.closest('[hidden], :disabled') || e.closest('.sr-only')) continue;
+    let shown = true;
+    for (let a = e; a; a = a.parentElement) {
+      const as = getComputedStyle(a);
+      if (as.display === 'none' || as.visibility === 'hidden') shown = false;
+    }
+    if (!shown || opacity(e) === 0) continue;
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const r = range.getBoundingClientRect();
+    const x = Math.min(Math.max((r.left + r.right) / 2, 0), innerWidth - 1);
+    const y = Math.min(Math.max((r.top + r.bottom) / 2, 0), innerHeight - 1);
+    if (r.width < 1 || r.height < 1) continue;
+    // Everything painted under the text's centre, topmost first, from the text element down.
+    const stack = document.elementsFromPoint(x, y);
+    const start = stack.indexOf(e);
+    const layers = (start >= 0 ? stack.slice(start) : [e, ...stack])
+      .concat([document.documentElement]);
+    const under = [];
+    for (const layer of layers) {
+      const p = paints(layer);
+      under.push(p);
+      if (p.colour?.a >= 1 || p.stops.some((c) => c.a >= 1)) break;
+    }
+    // Composite bottom-up from a white canvas; with gradients, once per colour stop.
+    const most = Math.max(1, ...under.map((p) => p.stops.length));
+    const backs = [];
+    for (let i = 0; i < most; i += 1) {
+      let bg = { r: 255, g: 255, b: 255, a: 1 };
+      for (const p of [...under].reverse()) {
+        if (p.stops.length) bg = over(p.stops[Math.min(i, p.stops.length - 1)], bg);
+        if (p.colour) bg = over(p.colour, bg);
+      }
+      backs.push(bg);
+    }
+    const fg0 = parse(s.color);
+    const fg = { ...fg0, a: fg0.a * opacity(e) };
+    let worst = null;
+    for (const bg of backs) {
+      const seen = over(fg, bg);
+      const value = ratio(seen, bg);
+      if (!worst || value < worst.ratio) worst = { ratio: value, fg: hex(seen), bg: hex(bg) };
+    }
+    let name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+      + [...e.classList].map((c) => '.' + c).join('');
+    const seat = e.closest('[data-seat]');
+    if (seat && seat !== e) name = `[data-seat=${seat.dataset.seat}] ` + name;
+    results.push({ el: name, text: e.textContent.trim().slice(0, 50), ratio: worst.ratio,
+                   fg: worst.fg, bg: worst.bg, px: parseFloat(s.fontSize) });
+  }
+  return results.sort((p, q) => p.ratio - q.ratio);
+}"""
+)
+
+STATIC_CONTRAST_JS = (
+    "() => {"
+    + COLOURS_JS
+    + r"""
+  // Every rule of the page's own stylesheets that sets both a text colour and a background
+  // colour: the pair, resolved (custom properties too) by a probe element.
+  const probe = document.createElement('span');
+  document.body.append(probe);
+  const resolve = (value, prop) => {
+    probe.style.setProperty(prop, '');
+    probe.style.setProperty(prop, value);
+    return getComputedStyle(probe).getPropertyValue(prop);
+  };
+  const plainColour = /^(#[0-9a-f]+|rgba?\([^)]+\)|var\([^)]+\))$/i;
+  const pairs = [];
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try { rules = sheet.cssRules; } catch { continue; }
+    const walk = (list) => {
+      for (const rule of list) {
+        if (rule.cssRules && !rule.style) { walk(rule.cssRules); continue; }
+        if (!rule.style) continue;
+        const color = rule.style.getPropertyValue('color');
+        const back = rule.style.getPropertyValue('background-color')
+          || (rule.style.getPropertyValue('background').match(plainColour) || [])[0];
+        if (!color || !back || color === 'inherit' || color === 'currentcolor') continue;
+        const fg = parse(resolve(color, 'color'));
+        const bg = parse(resolve(back, 'background-color'));
+        if (!fg || !bg || bg.a < 1) continue;
+        pairs.push({ sheet: (sheet.href || '').split('/').pop(), selector: rule.selectorText,
+                     color, background: back, ratio: ratio(fg, bg) });
+      }
+    };
+    walk(rules);
+  }
+  probe.remove();
+  return pairs.sort((p, q) => p.ratio - q.ratio);
+}"""
+)
+
+
+def contrast(page: Any) -> list[dict[str, Any]]:
+    """Every visible text's colour against what is painted under it, lowest ratio first."""
+    return list(page.evaluate(CONTRAST_JS))
+
+
+def static_contrast(page: Any) -> list[dict[str, Any]]:
+    """The colour pairs the page's stylesheets declare together in one rule, lowest first."""
+    return list(page.evaluate(STATIC_CONTRAST_JS))
