@@ -153,7 +153,7 @@ class Fanout:
         """What each station watches, so a station that leaves is forgotten at once."""
         self.lines: dict[float, DelayLine] = {}
         self.delayed: dict[float, int] = defaultdict(int)
-        """Stations per delay: a delay line lives while a station uses it."""
+        """Subscribers per delay: a delay line lives while a subscriber uses it."""
         self.last_seq: dict[Key, int] = {}
         self.nonce = uuid.uuid4().hex
         self.probe_seen = 0.0
