@@ -43,8 +43,10 @@ from protocol.wire import (
     server_decoder,
 )
 
-RETRIED = ("unknown_outcome", "disconnected")
-"""Answers that leave a command's outcome unknown: it is sent again under the same id."""
+RETRIED = ("unknown_outcome", "unavailable", "disconnected")
+"""Answers after which the command is sent again under the same id: its outcome is unknown
+(``unknown_outcome``, ``disconnected``), or Redis did not answer and nothing changed
+(``unavailable``)."""
 
 
 class CommandRefused(Exception):

@@ -33,6 +33,8 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
+RESEND = ("busy", "unavailable", "unknown_outcome", "disconnected")
+"""Answers after which the same command id is sent again (a lost answer may hide a commit)."""
 
 
 def deep_config(seats: int = 6, stack: int = 1_000_000) -> TableConfig:
@@ -272,7 +274,7 @@ class Bot:
             try:
                 return await attempt
             except CommandRefused as refused:
-                if refused.error.code in ("busy", "internal", "disconnected"):
+                if refused.error.code in RESEND:
                     # Retry the same id (a failure may hide a commit whose answer was lost).
                     await asyncio.sleep(0.05)
                 else:
