@@ -159,6 +159,8 @@ class PotAward(msgspec.Struct, frozen=True):
     shares: dict[int, int] = {}
     eligible: list[int] = []
     rules: list[str] = []
+    hands: dict[int, str] = {}
+    """What each winner's cards make, in words ("flush, ace high"), when the cards are known."""
 
 
 class Awarded(_Event, tag="award", frozen=True):
@@ -169,6 +171,8 @@ class Awarded(_Event, tag="award", frozen=True):
     winners: list[int]
     shares: dict[int, int] = {}
     rules: list[str] = []
+    hands: dict[int, str] = {}
+    """What each winner's cards make, in words, when the board and their cards are known."""
 
 
 class HandEnd(_Event, tag="hand_end", frozen=True):

@@ -1,13 +1,20 @@
 """Hand values at showdown, from well-kept evaluator libraries (cards speak, rule 13).
 
 High hands use phevaluator's perfect-hash tables (lower rank is better); the 8-or-better low
-uses PokerKit's evaluator, the one maintained library that reads Omaha lows.
+uses PokerKit's evaluator, the one maintained library that reads Omaha lows. PokerKit also
+picks the five cards a hand plays, which :func:`high_name` and :func:`low_name` put in words
+("flush, ace high") for the award events.
 """
 
 from __future__ import annotations
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
-from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand
+from pokerkit import (
+    EightOrBetterLowHand,
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    StandardHighHand,
+)
 
 OMAHA_GAMES = frozenset({"NLO", "PLO", "PLO8", "LO8"})
 HI_LO_GAMES = frozenset({"PLO8", "LO8"})
@@ -47,3 +54,71 @@ def best_low(game: str, hands: dict[int, list[str]], board: list[str]) -> list[i
         return []
     best = max(qualified.values())  # type: ignore[type-var]
     return [seat for seat, h in qualified.items() if h == best]
+
+
+RANK_ORDER = "23456789TJQKA"
+RANK_WORDS = {
+    "A": ("ace", "aces"),
+    "K": ("king", "kings"),
+    "Q": ("queen", "queens"),
+    "J": ("jack", "jacks"),
+    "T": ("ten", "tens"),
+    "9": ("nine", "nines"),
+    "8": ("eight", "eights"),
+    "7": ("seven", "sevens"),
+    "6": ("six", "sixes"),
+    "5": ("five", "fives"),
+    "4": ("four", "fours"),
+    "3": ("three", "threes"),
+    "2": ("deuce", "deuces"),
+}
+
+
+def _one(rank: str) -> str:
+    return RANK_WORDS[rank][0]
+
+
+def _many(rank: str) -> str:
+    return RANK_WORDS[rank][1]
+
+
+def _groups(ranks: list[str]) -> list[str]:
+    """The ranks of a five-card hand, most of a kind first, then highest first."""
+    return sorted(set(ranks), key=lambda r: (-ranks.count(r), -RANK_ORDER.index(r)))
+
+
+def _straight_high(ranks: list[str]) -> str:
+    """The top card of a straight; the wheel (A-2-3-4-5) is five high."""
+    return "5" if set(ranks) == set("A2345") else _groups(ranks)[0]
+
+
+def high_name(game: str, hole: list[str], board: list[str]) -> str:
+    """The best high hand in words: "flush, ace high", "full house, kings full of sevens"."""
+    kind = OmahaHoldemHand if game in OMAHA_GAMES else StandardHighHand
+    best = kind.from_game("".join(hole), "".join(board))
+    ranks = [str(c.rank.value) for c in best.cards]
+    label = best.entry.label.name
+    g = _groups(ranks)
+    if label == "STRAIGHT_FLUSH":
+        top = _straight_high(ranks)
+        return "royal flush" if top == "A" else f"straight flush, {_one(top)} high"
+    names = {
+        "FOUR_OF_A_KIND": lambda: f"four of a kind, {_many(g[0])}",
+        "FULL_HOUSE": lambda: f"full house, {_many(g[0])} full of {_many(g[1])}",
+        "FLUSH": lambda: f"flush, {_one(g[0])} high",
+        "STRAIGHT": lambda: f"straight, {_one(_straight_high(ranks))} high",
+        "THREE_OF_A_KIND": lambda: f"three of a kind, {_many(g[0])}",
+        "TWO_PAIR": lambda: f"two pair, {_many(g[0])} and {_many(g[1])}",
+        "ONE_PAIR": lambda: f"pair of {_many(g[0])}",
+    }
+    return names[label]() if label in names else f"high card, {_one(g[0])}"
+
+
+def low_name(game: str, hole: list[str], board: list[str]) -> str:
+    """The qualifying low in words, highest card first: "eight-six low"; "" without one."""
+    low = low_hand(game, hole, board)
+    if low is None:
+        return ""
+    cards = getattr(low, "cards", ())
+    ranks = sorted((str(c.rank.value) for c in cards), key=lambda r: -"A23456789".index(r))
+    return f"{_one(ranks[0])}-{_one(ranks[1])} low"

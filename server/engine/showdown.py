@@ -51,6 +51,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
     for index, pot in enumerate(pots.layered(t)):
         contenders = {n: _cards(t, n) for n in pot.eligible}
         high = hands.best_high(t.game, contenders, board)
+        low: list[int] = []
         rules = ["13", "23"] if index else ["13"]
         if t.game in hands.HI_LO_GAMES:
             low = hands.best_low(t.game, contenders, board)
@@ -62,8 +63,9 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
             rules.append("21-A")
         for n, c in shares.items():
             stacks_add[n] = stacks_add.get(n, 0) + c
+        named = hand_names(t, sorted(shares), high, low)
         awards.append(
-            PotAward(pot.amount, sorted(shares), index, shares, list(pot.eligible), rules)
+            PotAward(pot.amount, sorted(shares), index, shares, list(pot.eligible), rules, named)
         )
     _hand_end(t, emit, awards, stacks_add)
 
@@ -71,6 +73,26 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
 def _cards(t: TableState, seat: int) -> list[str]:
     s = t.seat(seat)
     return list(s.cards) if s else []
+
+
+def hand_names(
+    t: TableState, winners: list[int], high: list[int] | None = None, low: list[int] | None = None
+) -> dict[int, str]:
+    """What each winner's known cards make, in words; in hi/lo a seat that won the low half
+    names its low too (``high``/``low``: the seats that won each half, when the engine read
+    them). Nothing without a full board or for a hand whose cards are unknown."""
+    if len(t.board) != 5:
+        return {}
+    names: dict[int, str] = {}
+    for n in winners:
+        cards = _cards(t, n)
+        if len(cards) != hands.hole_count(t.game) or "??" in cards:
+            continue
+        parts = [hands.high_name(t.game, cards, t.board)] if high is None or n in high else []
+        if t.game in hands.HI_LO_GAMES and (low is None or n in low):
+            parts += [low for low in [hands.low_name(t.game, cards, t.board)] if low]
+        names[n] = "; ".join(parts)
+    return {n: name for n, name in names.items() if name}
 
 
 def _finish(
@@ -134,6 +156,7 @@ def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
             winners=sorted(winners),
             shares=shares,
             rules=[*rules, "21-A"] if len(winners) > 1 else rules,
+            hands=hand_names(t, sorted(winners)),
         )
     )
     if len(t.awards) == len(layered):
@@ -144,6 +167,7 @@ def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
                 i,
                 pots.split(t, p.amount, t.awards[i]),
                 list(p.eligible),
+                hands=hand_names(t, sorted(t.awards[i])),
             )
             for i, p in enumerate(layered)
         ]
