@@ -1,8 +1,8 @@
 """What a station's users measure, read from the DOM of a page in a real browser.
 
 - Text boxes: every visible element with a direct, non-blank text node; its box is the
-  bounding box of those text nodes (a Range), cut to the element's own box and to every
-  overflow-hidden ancestor: what is actually drawn.
+  bounding box of those text nodes (a Range), cut to the element's own box when it hides its
+  overflow and to every overflow-hidden ancestor: what is actually drawn.
 - Overlaps: two text boxes that intersect by more than a pixel each way; and text whose
   centre another element covers (``document.elementFromPoint``).
 - Clipped: an element whose text is wider or taller than its box (``scrollWidth >
@@ -70,7 +70,7 @@ MEASURE_JS = r"""() => {
     const s = style(e);
     const own = e.getBoundingClientRect();
     // What is drawn: the text cut to every ancestor that hides its overflow.
-    let drawn = s.display === 'inline' ? plain(ink) : cut(ink, own);
+    let drawn = clipper(s) ? cut(ink, own) : plain(ink);
     let container = view, inScroller = false;
     for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
       const as = style(a);

@@ -1,15 +1,21 @@
 // The overhead table display: read from five metres. Pot, seats, bets, the seat to act, the
-// board, all-ins, hands the rules expose, blinds and level, and the latest ruling. It draws only
-// the cards it received: the server strips hole cards for display tokens.
+// board, all-ins, hands the rules expose, blinds and level, and the latest ruling; after a
+// hand, its result for a few seconds (display-result.js). It draws only the cards it
+// received: the server strips hole cards for display tokens.
 
-import { fmt, streetName } from "./format.js";
+import { streetName } from "./format.js";
 import { Feed, pageParams } from "./feed.js";
-import { h, renderTable, showStatus, tickClock } from "./ui.js";
+import { h, ruleText, showStatus, tickClock } from "./ui.js";
+import { heldResult, holdSeconds } from "./display-result.js";
+import { renderDisplayTable } from "./display-table.js";
+import { shortChips } from "./display-words.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
+const holdMs = holdSeconds() * 1000;
 let model = null;
 let frame = 0;
+let timer = 0;
 
 const feed = new Feed({
   station: "display",
@@ -17,7 +23,7 @@ const feed = new Feed({
   table: params.table || "1",
   onChange: (m) => {
     model = m;
-    if (!frame) frame = requestAnimationFrame(render);
+    schedule();
   },
   onStatus: (status, detail) => showStatus($("status"), status, detail),
   onReply: (reply) => {
@@ -29,34 +35,59 @@ const feed = new Feed({
   },
 });
 
+function schedule() {
+  if (!frame) frame = requestAnimationFrame(render);
+}
+
+/** Draw again when a held result runs out. */
+function wake(ms) {
+  clearTimeout(timer);
+  timer = setTimeout(schedule, ms + 50);
+}
+
+function levelText(v) {
+  if (!v.blinds?.[1]) return "";
+  const ante = v.ante ? ` · ${v.bba ? "BB ante" : "Ante"} ${shortChips(v.ante)}` : "";
+  return `Blinds ${shortChips(v.blinds[0])}/${shortChips(v.blinds[1])}${ante}`;
+}
+
+function renderHeader(v) {
+  $("title").textContent = `Table ${model.table}${v.hand ? ` · Hand ${v.hand} · ${streetName(v.street)}` : ""}`;
+  const next = v.next_level;
+  $("level").replaceChildren(
+    levelText(v),
+    next ? h("span", { class: "next" }, ` · Next: ${shortChips(next.blinds[0])}/${shortChips(next.blinds[1])}${next.ante ? ` ante ${shortChips(next.ante)}` : ""}`) : "",
+  );
+}
+
+function renderRuling() {
+  const last = model.lastRuling;
+  const line = $("ruling");
+  const sig = last ? String(last.seq) : "";
+  if (line.dataset.sig === sig) return;
+  line.dataset.sig = sig;
+  line.replaceChildren(
+    ...(last
+      ? [
+          last.kind === "floor" ? h("span", { class: "icon", "aria-hidden": "true" }, "⚠ ") : "",
+          ...ruleText(last.text, last.rules),
+        ]
+      : []),
+  );
+}
+
 function render() {
   frame = 0;
   if (!model) return;
   const v = model.view;
   document.body.dataset.seq = model.syncedSeq ?? "";
-  $("title").textContent = `Table ${model.table}${v.hand ? ` · Hand ${v.hand} · ${streetName(v.street)}` : ""}`;
-  const next = v.next_level;
-  $("level").replaceChildren(
-    model.levelText() || "",
-    next ? h("span", { class: "next" }, ` · Next: ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}${next.ante ? ` ante ${fmt(next.ante)}` : ""}`) : "",
-  );
-  renderTable($("table"), model, { empties: false, size: "large", stretch: { x: 39, y: 39 } });
-  $("exposed").hidden = !v.exposed;
-  const last = model.lastRuling;
-  const line = $("ruling");
-  const sig = last ? String(last.seq) : "";
-  if (line.dataset.sig !== sig) {
-    line.dataset.sig = sig;
-    line.replaceChildren(
-      ...(last
-        ? [
-            last.kind === "floor" ? h("span", { class: "icon", "aria-hidden": "true" }, "⚠ ") : "",
-            h("span", { class: "text" }, last.text),
-            ...last.rules.filter((r) => !last.text.includes(r)).map((r) => h("span", { class: "rule" }, r)),
-          ]
-        : []),
-    );
-  }
+  const result = heldResult(model, holdMs, Date.now(), wake);
+  document.body.dataset.result = result ? String(result.hand) : "";
+  renderHeader(v);
+  // "All hands face up" (17) holds for the hand in play only.
+  $("exposed").hidden = !(v.exposed && v.phase !== "idle" && !result);
+  renderDisplayTable($("table"), model, result);
+  renderRuling();
 }
 
 tickClock(() => model?.view);

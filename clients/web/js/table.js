@@ -98,6 +98,13 @@ function clockFrom(c) {
   return { seat: c.seat, expires: c.expires, deadline: c.deadline ?? c.expires - 5000 };
 }
 
+/** A hand as it ended: its board and seats (the cards shown), the pots with their winners
+ * and the winners' hands in words, who is out, and when (ms) it ended. */
+function heldHand(v, e) {
+  const seats = clone(v.seats).map((s) => ({ ...s, bet: 0, stack: e.stacks?.[s.seat] ?? e.stacks?.[String(s.seat)] ?? s.stack }));
+  return { hand: v.hand, board: [...v.board], seats, pots: clone(e.pots || []), busted: [...(e.busted || [])], ended: Date.now() };
+}
+
 export class TableModel {
   constructor(tournament, table) {
     this.tournament = tournament;
@@ -111,6 +118,7 @@ export class TableModel {
     this.promptFrom = 0; // after a snapshot: recover the prompt etc. from the history up to here
     this.recall = null;
     this.lastRuling = null;
+    this.lastHand = null; // the hand just ended, as the table display holds it up (heldHand)
     this.updated = 0;
   }
 
@@ -127,6 +135,7 @@ export class TableModel {
       base: this.base,
       lastRuling: this.lastRuling,
       promptFrom: this.promptFrom,
+      lastHand: this.lastHand,
     };
   }
 
@@ -140,6 +149,7 @@ export class TableModel {
       base: data.base,
       lastRuling: data.lastRuling || null,
       promptFrom: data.promptFrom || 0,
+      lastHand: data.lastHand || null,
     });
     return model;
   }
@@ -481,6 +491,7 @@ export class TableModel {
 
   handEnd(e) {
     const v = this.view;
+    this.lastHand = heldHand(v, e);
     const busted = new Set(e.busted || []);
     for (const s of v.seats) {
       const stack = e.stacks?.[s.seat] ?? e.stacks?.[String(s.seat)];

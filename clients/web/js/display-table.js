@@ -1,0 +1,105 @@
+// The table as the overhead display draws it: ten places on the rail of a wide oval (four
+// along the top, four along the bottom, one at each end; the dealer's place bottom centre),
+// each seat with its number, name, stack (127.3M and in big blinds), D/SB/BB, the seat's
+// state, and its cards: face up when the rules exposed them, else card backs for a live hand.
+// Bets sit between the seats and the middle, where the pot and the board are.
+
+import { cardsLabel } from "./format.js";
+import { card, clockLeft, h, seatLabel, seatState } from "./ui.js";
+import { fitText, inBigBlinds, shortChips } from "./display-words.js";
+import { resultLines, winnersOf } from "./display-result.js";
+
+// Where each seat and its bet sit, in percent of the table area.
+const PLACES = {
+  1: [39, 87], 2: [16, 87], 3: [10, 50], 4: [16, 13], 5: [39, 13],
+  6: [61, 13], 7: [84, 13], 8: [90, 50], 9: [84, 87], 10: [61, 87],
+};
+const BETS = {
+  1: [39, 69], 2: [16, 69], 3: [27, 50], 4: [16, 31], 5: [39, 31],
+  6: [61, 31], 7: [84, 31], 8: [73, 50], 9: [84, 69], 10: [61, 69],
+};
+
+// Games dealing four hole cards (the card backs drawn for a live hand).
+const FOUR_CARD_GAMES = new Set(["NLO", "PLO", "PLO8", "LO8"]);
+
+const at = ([x, y]) => ({ left: `${x}%`, top: `${y}%` });
+
+function markers(v, n) {
+  const out = [];
+  if (v.button === n) out.push(h("span", { class: "marker button", "aria-hidden": "true" }, "D"));
+  if (v.small_blind === n) out.push(h("span", { class: "marker sb", "aria-hidden": "true" }, "SB"));
+  if (v.big_blind === n) out.push(h("span", { class: "marker bb", "aria-hidden": "true" }, "BB"));
+  return out;
+}
+
+function holeCards(v, s) {
+  if (s.cards?.length) return s.cards.map((c) => card(c, "small"));
+  if (!s.in_hand || v.phase === "idle") return [];
+  const n = FOUR_CARD_GAMES.has(v.game) ? 4 : 2;
+  return [h("span", { class: "backs", role: "img", "aria-label": `${n} cards face down` },
+    Array.from({ length: n }, () => h("span", { class: "card small back" })))];
+}
+
+/** A seat's word after the hand: it won a pot, is out of the tournament, or folded. */
+function resultState(s, won, busted) {
+  if (won) return "Winner";
+  if (busted) return "Out";
+  return s.folded || s.mucked ? "Folded" : "";
+}
+
+function seatBox(v, s, { live, won, busted }) {
+  const n = s.seat;
+  const classes = ["seat"];
+  if (live && v.to_act === n) classes.push("to-act");
+  if (s.folded || s.mucked || busted || (live && v.hand && v.phase !== "idle" && !s.in_hand)) classes.push("out");
+  if (live && s.all_in) classes.push("all-in");
+  if (won) classes.push("winner");
+  const clocked = live && v.clock?.seat === n;
+  const state = live ? seatState(v, s) : resultState(s, won, busted);
+  const flag = live && v.to_act === n ? h("span", { class: "act-flag" }, clocked ? clockLeft(v.clock) : "To act") : null;
+  const name = h("span", { class: "name", dataset: { full: s.name || `Seat ${n}` } });
+  const cards = holeCards(v, s);
+  return h(
+    "div",
+    { class: classes.join(" "), style: at(PLACES[n]), role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : ""), dataset: { seat: n } },
+    h("div", { class: "seat-head" }, h("span", { class: "seat-no" }, `${n}`), name),
+    h("div", { class: "stack-line" }, h("span", { class: "stack" }, shortChips(s.stack)), h("span", { class: "in-bb" }, inBigBlinds(s.stack, v.blinds?.[1]))),
+    h("div", { class: "seat-foot" }, live ? markers(v, n) : [], flag || (state ? h("span", { class: "state" }, state) : null)),
+    cards.length ? h("div", { class: "hole" }, cards) : null,
+  );
+}
+
+function centre(v, model, result) {
+  const board = result ? result.board : v.board;
+  const top = result
+    ? h("div", { class: "result", "aria-live": "polite" }, resultLines(result))
+    : [
+        h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, shortChips(model.potWithBets))),
+        v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${shortChips(p)}`))) : null,
+      ];
+  return h(
+    "div",
+    { class: result ? "centre held" : "centre" },
+    top,
+    h("div", { class: "board", id: "board", role: "group", "aria-label": board.length ? `Board: ${cardsLabel(board)}` : "Board: no cards" }, board.map((c) => card(c))),
+  );
+}
+
+/** Draw the table into `container`: the live view, or the ended hand `result` while held. */
+export function renderDisplayTable(container, model, result) {
+  const v = model.view;
+  const seats = result ? result.seats : v.seats;
+  const won = result ? winnersOf(result) : new Set();
+  const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
+  for (const s of seats) {
+    nodes.push(seatBox(v, s, { live: !result, won: won.has(s.seat), busted: Boolean(result?.busted.includes(s.seat)) }));
+    if (!result && s.bet) nodes.push(h("div", { class: "bet", style: at(BETS[s.seat]), dataset: { seat: s.seat }, "aria-hidden": "true" }, shortChips(s.bet)));
+  }
+  // A dead button (34) sits on an empty seat's place.
+  if (!result && v.hand && v.button && !seats.some((s) => s.seat === v.button)) {
+    nodes.push(h("div", { class: "dead-button", style: at(PLACES[v.button]), role: "img", "aria-label": `Dead button on seat ${v.button}` }, h("span", { class: "marker button" }, "D"), " Dead button"));
+  }
+  nodes.push(centre(v, model, result));
+  container.replaceChildren(...nodes);
+  for (const el of container.querySelectorAll(".seat .name")) fitText(el, el.dataset.full);
+}
