@@ -120,6 +120,9 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
         return "a display is read-only"
     if claims.table is not None and table != claims.table:
         return f"this {claims.role} token is for table {claims.table}"
+    if claims.role == "dealer" and isinstance(command, Correction):
+        # The dealer's undo of its last action; the engine refuses any other (24, 1).
+        return None if command.by == "dealer" else "a dealer's correction is by the dealer"
     if claims.role == "dealer" and isinstance(command, FLOOR_ONLY + ADMIN_ONLY):
         return f"'{type(command).__name__}' is for the floor"
     if (

@@ -1,5 +1,8 @@
 """Corrections: the floor voids the last actions of a hand and the hand is re-derived (24).
 
+The dealer may undo its own last action (``by="dealer"``, ``count`` 1) while it is the last
+command recorded in the hand; anything else is the floor's to correct.
+
 Nothing is edited in place: the hand's recorded commands are played again from the table as it
 was before the hand, without the voided ones and what followed them. The ``correction`` event
 carries the events of that re-derived hand, so applying it is bookkeeping: back to the table
@@ -38,14 +41,29 @@ def describe(command: Command) -> str:
     return type(command).__name__.lower()
 
 
+def dealer_may_undo(t: TableState, cmd: Correction) -> None:
+    """A dealer's undo voids one action, the last command recorded in the hand (24, 1)."""
+    last = t.history[-1] if t.history else None
+    if cmd.count != 1 or not isinstance(last, Act):
+        raise Illegal(
+            "24",
+            "the dealer may undo only the last action, while nothing has been recorded since;"
+            " the floor must correct it (24, 1)",
+            code="floor_must_correct",
+        )
+
+
 def correct(t: TableState, cmd: Correction, emit: Emit, attempt: Attempt) -> Move:
     if t.base is None or t.phase == "idle":
         raise Illegal("24", "there is no hand in play to correct", code="no_hand")
+    if cmd.by == "dealer":
+        dealer_may_undo(t, cmd)
     acts = [i for i, c in enumerate(t.history) if isinstance(c, Act)]
     if cmd.count < 1 or cmd.count > len(acts):
         raise Illegal("24", f"the hand has {len(acts)} actions; cannot void {cmd.count}")
     keep = acts[-cmd.count]
     undone = [describe(c) for c in t.history[keep:]]
+    what = "Undo by the dealer" if cmd.by == "dealer" else f"Correction by the {cmd.by}"
     emit(
         Corrected(
             count=cmd.count,
@@ -54,7 +72,7 @@ def correct(t: TableState, cmd: Correction, emit: Emit, attempt: Attempt) -> Mov
             undone=undone,
             keep=keep,
             rules=["1"],
-            text=f"Correction by the {cmd.by}: voided {'; '.join(undone)} ({cmd.reason})",
+            text=f"{what}: voided {'; '.join(undone)} ({cmd.reason})",
             events=rederive(t.base, t.history[:keep], attempt),
         )
     )

@@ -352,7 +352,7 @@ def test_the_dealer_station_works_by_keyboard_is_labelled_and_fits_a_tablet(
 
     # The fullest form: an action out of turn from the big blind, who has chips in front
     # (rule 48 asks what became of them). Still no scrolling.
-    dealer.get_by_label("Action from").select_option(label="Out of turn: seat 3 (Chen Wei)")
+    dealer.locator('.seat[data-seat="3"]').click()
     expect(dealer.locator("#to-act")).to_have_text("Seat 3 · Chen Wei — out of turn")
     expect(dealer.get_by_role("combobox", name="Chips already in front (rule 48)")).to_be_visible()
     tap_chips(dealer, 500, 100)
@@ -362,7 +362,7 @@ def test_the_dealer_station_works_by_keyboard_is_labelled_and_fits_a_tablet(
     assert size["controlsScroll"] <= size["controlsHeight"], size
     shot(dealer, screenshots, "dealer-out-of-turn")
     dealer.get_by_role("button", name="Clear the chips").click()
-    dealer.get_by_label("Action from").select_option(value="")
+    dealer.get_by_role("button", name="Back to seat 6").click()
     expect(dealer.locator("#to-act")).to_have_text("Seat 6 · Femi Adeyemi to act")
 
     # The irregularities menu opens from the keyboard and closes with Escape.
@@ -401,8 +401,8 @@ def test_stations_following_a_messy_hand_show_what_a_fresh_page_shows(
     expect(dealer.locator("#to-act")).to_have_text("Seat 4 · Dara to act")
     # A misdeal from the irregularities menu: the hand is dealt again (37-A, 37-C).
     dealer.get_by_role("button", name="Irregularities…").click()
-    dealer.get_by_label("Reason").fill("card exposed")
-    dealer.get_by_role("button", name="Misdeal").click()
+    dealer.get_by_role("button", name="Misdeal…").click()
+    dealer.get_by_role("button", name="A card exposed in the deal").click()
     expect(dealer.get_by_role("log")).to_contain_text("Misdeal (card exposed)")
     expect(dealer.get_by_role("button", name="Call 200")).to_be_visible()
 
@@ -415,8 +415,10 @@ def test_stations_following_a_messy_hand_show_what_a_fresh_page_shows(
         Act(seat=3, declare="check"),
     )
     settled(dealer, seq)
-    dealer.get_by_role("textbox", name="Flop cards (optional)").fill("2c 7d 9h")
-    dealer.get_by_role("button", name="Deal the flop").click()
+    dealer.get_by_role("button", name="Choose the flop cards").click()
+    for code in ("2c", "7d", "9h"):
+        dealer.locator(f'#picker button[data-card="{code}"]').click()
+    dealer.get_by_role("button", name="Deal the flop: 2c 7d 9h").click()
     expect(display.locator("#board")).to_have_attribute(
         "aria-label", "Board: Two of clubs, Seven of diamonds, Nine of hearts"
     )

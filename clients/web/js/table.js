@@ -38,6 +38,7 @@ export function emptyView() {
     next_level: null,
     awards: {},
     chips: null,
+    out_of_turn: [],
   };
 }
 
@@ -119,6 +120,7 @@ export class TableModel {
     this.recall = null;
     this.lastRuling = null;
     this.lastHand = null; // the hand just ended, as the table display holds it up (heldHand)
+    this.lastRecorded = null; // the hand's last recorded command: a dealer may undo an `act`
     this.updated = 0;
   }
 
@@ -135,6 +137,7 @@ export class TableModel {
       base: this.base,
       lastRuling: this.lastRuling,
       promptFrom: this.promptFrom,
+      lastRecorded: this.lastRecorded,
       lastHand: this.lastHand,
     };
   }
@@ -149,6 +152,7 @@ export class TableModel {
       base: data.base,
       lastRuling: data.lastRuling || null,
       promptFrom: data.promptFrom || 0,
+      lastRecorded: data.lastRecorded || null,
       lastHand: data.lastHand || null,
     });
     return model;
@@ -180,6 +184,7 @@ export class TableModel {
     // awarded, floor call texts): the history up to `seq` tells it.
     this.promptFrom = seq;
     this.recall = null;
+    this.lastRecorded = null;
     this.updated += 1;
   }
 
@@ -199,15 +204,18 @@ export class TableModel {
         r.prompt = event;
         break;
       case "hand_start":
-        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand });
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand, recorded: null });
         if (!event.redeal) r.level = null;
         break;
       case "hand_end":
       case "misdeal":
-        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {} });
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, recorded: null });
         break;
       case "round_end":
         r.prompt = null;
+        break;
+      case "recorded":
+        r.recorded = event.command;
         break;
       case "shown":
         (event.mucked ? r.mucked : r.shown).push(event.seat);
@@ -234,6 +242,7 @@ export class TableModel {
         settle(s);
       }
       v.awards = { ...r.awards, ...v.awards };
+      this.lastRecorded = r.recorded ?? null;
     }
     if (!v.next_level && r.level) v.next_level = r.level;
     for (const call of v.floor) {
@@ -294,6 +303,15 @@ export class TableModel {
         v.to_act = e.seat;
         v.phase = "betting";
         this.prompt = e;
+        break;
+      case "recorded":
+        this.lastRecorded = e.command;
+        break;
+      case "out_of_turn":
+        if (e.act && e.action !== "fold") v.out_of_turn = [...(v.out_of_turn || []), { seat: e.seat, act: e.act, rule: e.rules?.[0] || "55" }];
+        break;
+      case "out_of_turn_released":
+        v.out_of_turn = (v.out_of_turn || []).filter((p) => p.seat !== e.seat);
         break;
       case "action":
         this.action(e);
@@ -436,6 +454,7 @@ export class TableModel {
       this.prompt = null;
     }
     if (v.clock && v.clock.seat === e.seat) v.clock = null;
+    v.out_of_turn = (v.out_of_turn || []).filter((p) => p.seat !== e.seat);
     if (e.action === "fold") s.folded = true;
     settle(s);
     if (e.action === "fold" || e.forced) return;
@@ -487,11 +506,15 @@ export class TableModel {
     v.awards = {};
     v.clock = null;
     v.substantial_action = false;
+    v.out_of_turn = [];
+    this.lastRecorded = null;
   }
 
   handEnd(e) {
     const v = this.view;
     this.lastHand = heldHand(v, e);
+    const names = new Map(v.seats.map((s) => [s.seat, s.name]));
+    this.lastPush = { hand: e.hand, pots: e.pots || [], busted: (e.busted || []).map((n) => ({ seat: n, name: names.get(n) || "" })) };
     const busted = new Set(e.busted || []);
     for (const s of v.seats) {
       const stack = e.stacks?.[s.seat] ?? e.stacks?.[String(s.seat)];
@@ -511,7 +534,9 @@ export class TableModel {
     v.current_bet = 0;
     v.awards = {};
     v.clock = null;
+    v.out_of_turn = [];
     this.base = null;
+    this.lastRecorded = null;
   }
 
   restore() {
@@ -522,6 +547,7 @@ export class TableModel {
     this.view.next_level = announced || this.view.next_level;
     this.prompt = null;
     this.base = null;
+    this.lastRecorded = null;
   }
 
   // --- what the stations show ------------------------------------------------------------

@@ -159,7 +159,9 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
     const at = seatPosition(n, stretch);
     const style = { left: `${at.x}%`, top: `${at.y}%` };
     if (!s) {
-      if (empties) nodes.push(h("div", { class: "seat empty", style, role: "group", "aria-label": `Seat ${n}, empty`, dataset: { seat: n } }, h("span", { class: "seat-no" }, `Seat ${n}`)));
+      // A dead button (the button on an empty seat) is drawn there all the same.
+      const dead = v.hand && v.button === n;
+      if (empties || dead) nodes.push(h("div", { class: `seat empty${dead ? " dead-button" : ""}`, style, role: "group", "aria-label": `Seat ${n}, empty${dead ? ", dead button" : ""}`, dataset: { seat: n } }, h("span", { class: "seat-no" }, `Seat ${n}`), dead ? h("span", { class: "markers" }, h("span", { class: "marker button" }, "D")) : null));
       continue;
     }
     const clocked = v.clock && v.clock.seat === n;

@@ -1,0 +1,59 @@
+// What the dealer station's modules share: the feed and table model, what the dealer is
+// entering (kept across re-renders), sending a command and the alert line.
+
+import { showAlert } from "../ui.js";
+
+export const $ = (id) => document.getElementById(id);
+
+export const station = { model: null, feed: null, schedule: () => {} };
+
+export const entry = {
+  chips: [],
+  times: 1, // the chip multiplier: the next chip tapped counts this many times
+  declare: "",
+  amount: "",
+  first: "together",
+  prior: "left",
+  from: null, // null = the seat to act; else the seat an out-of-turn action came from
+  raiseTo: null,
+  promptKey: "",
+  hand: null,
+  winners: {},
+};
+
+export const OFFLINE = "Offline: not recorded. Reconnecting — record it again once online.";
+
+export function alert(message, rule) {
+  showAlert($("alert"), message, rule);
+}
+
+export function send(command, { after = true } = {}) {
+  const { model, feed } = station;
+  if (!model) return null;
+  const id = feed.send(model.table, command, { after });
+  alert(id ? "" : OFFLINE);
+  return id;
+}
+
+export function act(seat, fields) {
+  const command = { type: "act", seat, ...fields };
+  const clock = station.model.view.clock;
+  if (clock && clock.seat === seat) command.at = Date.now();
+  return send(command);
+}
+
+export function resetEntry() {
+  Object.assign(entry, { chips: [], times: 1, declare: "", amount: "", first: "together", prior: "left", from: null });
+  $("chip-entry").dataset.sig = "";
+  $("action").dataset.sig = "";
+  station.schedule();
+}
+
+/** The seat the dealer records for: the one tapped on the table, else the seat to act. */
+export function actingSeat() {
+  return entry.from ?? station.model.view.to_act;
+}
+
+export function liveSeats() {
+  return station.model.view.seats.filter((s) => s.in_hand);
+}

@@ -1,0 +1,142 @@
+// The deal (cards from the picker), the showdown (show, muck confirmed, award), the floor
+// wait, and between hands the push list of the last hand with its bust-outs.
+
+import { fmt, words } from "../format.js";
+import { callText } from "../table.js";
+import { h } from "../ui.js";
+import { alert, entry, liveSeats, send, station } from "./context.js";
+import { confirmWith } from "./confirm.js";
+import { pickCards } from "./picker.js";
+
+const STREET_CARDS = { flop: 3, turn: 1, river: 1 };
+const HOLE_CARDS = { NLHE: 2, PLHE: 2, LHE: 2 };
+const MUCK_REASONS = [["Player threw the hand away", "threw it away"], ["Player conceded the pot", "conceded"]];
+
+const potName = (i) => (i ? `Side pot ${i}` : "Main pot");
+
+export function dealPanel() {
+  const street = station.model.view.next_street;
+  const count = STREET_CARDS[street] || 1;
+  const pick = () => pickCards({
+    title: `The ${street}`,
+    count,
+    okLabel: (cards) => `Deal the ${street}${cards.length ? `: ${cards.map((c) => c.replace("T", "10")).join(" ")}` : ""}`,
+    onPick: (cards) => send({ type: "deal", street, cards }),
+  });
+  return h(
+    "div",
+    { class: "deal" },
+    h("h2", {}, `Deal the ${street}`),
+    h("button", { type: "button", class: "big primary", dataset: { key: "pick" }, onclick: pick }, `Choose the ${street} card${count > 1 ? "s" : ""}`),
+    h("button", { type: "button", dataset: { key: "deal" }, onclick: () => send({ type: "deal", street }) }, `Deal the ${street} without entering cards`),
+  );
+}
+
+function show(s) {
+  if (s.cards.length) return send({ type: "show", seat: s.seat, cards: s.cards });
+  return pickCards({
+    title: `Seat ${s.seat} shows`,
+    count: HOLE_CARDS[station.model.view.game] ?? 4,
+    okLabel: () => `Show seat ${s.seat}`,
+    onPick: (cards) => send({ type: "show", seat: s.seat, cards }),
+  });
+}
+
+function muck(s) {
+  confirmWith({
+    title: `Muck seat ${s.seat}'s hand?`,
+    text: "A mucked hand is dead and cannot win the pot. Why is it mucked?",
+    reasons: MUCK_REASONS,
+    onChoose: () => send({ type: "muck", seat: s.seat }),
+  });
+}
+
+export function showdownPanel(award) {
+  const v = station.model.view;
+  const rows = liveSeats().map((s) =>
+    h(
+      "li",
+      { class: "show-row" },
+      h("span", { class: "who" }, `Seat ${s.seat}${s.name ? ` · ${s.name}` : ""}`),
+      s.shown ? h("span", { class: "shown" }, s.cards.length ? `Shows ${s.cards.join(" ")}` : "Shown") : [
+        h("button", { type: "button", dataset: { key: `show-${s.seat}-btn` }, onclick: () => show(s), "aria-label": `Show seat ${s.seat}` }, "Show"),
+        award ? h("button", { type: "button", class: "danger", dataset: { key: `muck-${s.seat}` }, onclick: () => muck(s), "aria-label": `Muck seat ${s.seat}` }, "Muck") : null,
+      ],
+    ),
+  );
+  const pots = (v.pots.length ? v.pots : [station.model.potWithBets]).map((amount, i) => {
+    if (v.awards[i]) return h("li", { class: "pot-row done" }, `${potName(i)} ${fmt(amount)}: awarded to seat ${v.awards[i].join(", ")}`);
+    const chosen = (entry.winners[i] ||= new Set());
+    const toggles = liveSeats().map((s) =>
+      h("button", {
+        type: "button",
+        class: "toggle",
+        "aria-pressed": chosen.has(s.seat) ? "true" : "false",
+        dataset: { key: `win-${i}-${s.seat}` },
+        "aria-label": `Seat ${s.seat} wins ${i ? `side pot ${i}` : "the main pot"}`,
+        onclick: (e) => {
+          if (chosen.has(s.seat)) chosen.delete(s.seat);
+          else chosen.add(s.seat);
+          e.currentTarget.setAttribute("aria-pressed", chosen.has(s.seat) ? "true" : "false");
+        },
+      }, `${s.seat}`),
+    );
+    const go = () => {
+      if (!chosen.size) return alert("Choose the winner(s) of the pot first");
+      return send({ type: "award", pot: i, winners: [...chosen].sort((a, b) => a - b) });
+    };
+    return h(
+      "li",
+      { class: "pot-row" },
+      h("span", { class: "who" }, `${potName(i)} ${fmt(amount)}`),
+      h("span", { class: "toggles", role: "group", "aria-label": "Winners" }, toggles),
+      h("button", { type: "button", class: "primary", dataset: { key: `award-${i}` }, onclick: go }, "Award"),
+    );
+  });
+  return h(
+    "div",
+    { class: "showdown" },
+    h("h2", {}, award ? "Showdown" : "Hands face up"),
+    h("ul", { class: "show-rows" }, rows),
+    award ? [h("h3", {}, "Award the pots"), h("ul", { class: "pot-rows" }, pots.reverse())] : null,
+  );
+}
+
+export function floorPanel() {
+  const v = station.model.view;
+  const call = v.floor.find((c) => c.blocking) || v.floor[0];
+  return h(
+    "div",
+    { class: "floor-wait" },
+    h("h2", {}, h("span", { "aria-hidden": "true" }, "⚠ "), "Waiting for the floor"),
+    call ? h("p", { class: "call-text" }, callText(call)) : null,
+    call ? h("p", { class: "note" }, `Options: ${call.options.map(words).join(", ")}. The floor rules from the floor station.`) : null,
+  );
+}
+
+/** Who gets what, side pots first (as the dealer pushes them), and who is out. */
+function pushList(push) {
+  const pots = [...push.pots].sort((a, b) => b.pot - a.pot).map((p) => {
+    const shares = Object.entries(p.shares || {});
+    const who = shares.length > 1
+      ? shares.map(([seat, n]) => `seat ${seat} ${fmt(n)}`).join(", ")
+      : `seat ${p.winners.join(", ")}`;
+    return h("li", {}, `${potName(p.pot)} ${fmt(p.amount)}: ${who}`);
+  });
+  const out = push.busted.map((b) => h("li", { class: "busted" }, `Out: seat ${b.seat}${b.name ? ` · ${b.name}` : ""}`));
+  return h("div", { class: "push-list" }, h("h3", {}, `Push, hand ${push.hand}`), h("ol", { id: "push-list" }, pots, out));
+}
+
+export function idlePanel() {
+  const v = station.model.view;
+  const next = v.next_level;
+  const push = station.model.lastPush;
+  return h(
+    "div",
+    { class: "idle" },
+    h("h2", {}, v.hand ? `Hand ${v.hand} is over` : "Ready"),
+    push && push.hand === v.hand ? pushList(push) : null,
+    next ? h("p", { class: "note" }, `Next level: blinds ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}${next.ante ? `, ante ${fmt(next.ante)}` : ""}`) : null,
+    h("button", { type: "button", class: "big primary", dataset: { key: "start" }, onclick: () => send({ type: "start_hand" }) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
+  );
+}
