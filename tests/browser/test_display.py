@@ -3,10 +3,11 @@
 Card backs for the live hands; the all-in called turns every hand face up under a banner that
 sits above the table, never under a seat; the run-out ends the hand: the banner goes, and the
 hands, the winner of the pot with the hand's name (from the engine's ``hands`` of the pot
-award) and the player who is out stay on screen — also once the next hand has started, until
-the hold (``hold=3`` seconds here) runs out. Then the next hand shows, its dead button (34)
-drawn on the empty seat. The held result is measured like every layout (no overlaps, nothing
-clipped, nothing under 32 px at 1080 lines), at 1920 x 1080 and 1280 x 720.
+award) and the player who is out stay on screen until the next hand — also on a display
+loaded between hands. The next hand is drawn at once, its dead button (34) on the empty
+seat, with the result in a strip above the table until the hold (``hold=3`` s) runs out.
+The held result is measured like every layout (no overlaps, nothing clipped, nothing under
+32 px at 1080 lines), at 1920 x 1080 and 1280 x 720.
 """
 
 from __future__ import annotations
@@ -122,23 +123,36 @@ def test_the_showdown_result_is_held_with_the_winning_hand_and_who_is_out(
         expect(seat(page, 3)).to_have_class(re.compile(r"\bwinner\b"))
         expect(seat(page, 3).locator(".state")).to_have_text("Winner")
         expect(seat(page, 3).locator(".stack")).to_have_text("40,000")
-        expect(seat(page, 2).locator(".state")).to_have_text("Out")
-        expect(seat(page, 2).locator(".card:not(.back)")).to_have_count(2)
+        expect(seat(page, 3).locator(".card")).to_have_count(2)
+        gone = page.locator('.gone[data-place="2"]')
+        expect(gone.locator(".state")).to_have_text("Out")
+        expect(gone.locator(".card:not(.back)")).to_have_count(2)
         expect(page.locator("#board .card")).to_have_count(5)
+    # A display loaded between hands recalls the ended hand from the history.
+    fresh = stations.open("display", "display", viewport=(1920, 1080))
+    settled(fresh, seq)
+    expect(fresh.locator(".result .won")).to_have_text([WON])
+    expect(fresh.locator(".result .out-line")).to_have_text(["Seat 2 is out"])
+    expect(fresh.locator("#board")).to_have_attribute("aria-label", re.compile(r"^Board: Jack of"))
+    expect(seat(fresh, 3).locator(".card")).to_have_count(2)
     for page, size in ((big, (1920, 1080)), (small, (1280, 720))):
         screenshot(page, f"display-result-{size[0]}x{size[1]}")
         held_layout_is_clean(page, size)
 
-    # The next hand starts at once: the result stays for the rest of its hold, then the new
-    # hand shows with the button dead on seat 2's empty place.
+    # The next hand starts at once: it is drawn, the button dead on seat 2's empty place,
+    # and the result stays in a strip above the table for the rest of its hold.
     seq = send_commands(server, "1", StartHand())
     for page in pages:
         settled(page, seq)
-        expect(page.locator(".result .won")).to_have_text([WON])
+        expect(page.locator("#title")).to_have_text("Table 1 · Hand 2 · Pre-flop")
+        expect(page.locator("body")).to_have_attribute("data-result", "1 strip")
+        expect(page.locator("#last-result .won")).to_have_text([WON])
+        expect(page.locator(".result")).to_have_count(0)
+        assert not intersects(page, "#last-result", ".seat, .bet, .centre")
+    screenshot(big, "display-next-hand-strip")
     for page in pages:
         expect(page.locator("body")).to_have_attribute("data-result", "", timeout=8_000)
-        expect(page.locator(".result")).to_have_count(0)
-        expect(page.locator("#title")).to_have_text("Table 1 · Hand 2 · Pre-flop")
+        expect(page.locator("#last-result")).to_be_hidden()
         dead = page.get_by_role("img", name="Dead button on seat 2")
         expect(dead).to_contain_text("Dead button")
         expect(seat(page, 2)).to_have_count(0)

@@ -40,22 +40,15 @@ function holeCards(v, s) {
     Array.from({ length: n }, () => h("span", { class: "card small back" })))];
 }
 
-/** A seat's word after the hand: it won a pot, is out of the tournament, or folded. */
-function resultState(s, won, busted) {
-  if (won) return "Winner";
-  if (busted) return "Out";
-  return s.folded || s.mucked ? "Folded" : "";
-}
-
-function seatBox(v, s, { live, won, busted }) {
+function seatBox(v, s, { live, won }) {
   const n = s.seat;
   const classes = ["seat"];
   if (live && v.to_act === n) classes.push("to-act");
-  if (s.folded || s.mucked || busted || (live && v.hand && v.phase !== "idle" && !s.in_hand)) classes.push("out");
+  if (s.folded || s.mucked || (live && v.hand && v.phase !== "idle" && !s.in_hand)) classes.push("out");
   if (live && s.all_in) classes.push("all-in");
   if (won) classes.push("winner");
   const clocked = live && v.clock?.seat === n;
-  const state = live ? seatState(v, s) : resultState(s, won, busted);
+  const state = won ? "Winner" : seatState(v, s);
   const flag = live && v.to_act === n ? h("span", { class: "act-flag" }, clocked ? clockLeft(v.clock) : "To act") : null;
   const name = h("span", { class: "name", dataset: { full: s.name || `Seat ${n}` } });
   const cards = holeCards(v, s);
@@ -69,13 +62,26 @@ function seatBox(v, s, { live, won, busted }) {
   );
 }
 
+/** The place of a player who went out in the hand held up: name, "Out" and the hand. */
+function goneBox(result, n) {
+  const name = result.names?.[n] || `Seat ${n}`;
+  return h(
+    "div",
+    { class: "seat out gone", style: at(PLACES[n]), role: "group", "aria-label": `Seat ${n}, ${name}, out`, dataset: { place: n } },
+    h("div", { class: "seat-head" }, h("span", { class: "seat-no" }, `${n}`), h("span", { class: "name", dataset: { full: name } })),
+    h("div", { class: "seat-foot" }, h("span", { class: "state" }, "Out")),
+    result.cards[n]?.length ? h("div", { class: "hole" }, result.cards[n].map((c) => card(c, "small"))) : null,
+  );
+}
+
 function centre(v, model, result) {
   const board = result ? result.board : v.board;
+  const playing = v.hand && v.phase !== "idle";
   const top = result
     ? h("div", { class: "result", "aria-live": "polite" }, resultLines(result))
     : [
-        h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, shortChips(model.potWithBets))),
-        v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${shortChips(p)}`))) : null,
+        playing ? h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, shortChips(model.potWithBets))) : null,
+        playing && v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${shortChips(p)}`))) : null,
       ];
   return h(
     "div",
@@ -85,18 +91,20 @@ function centre(v, model, result) {
   );
 }
 
-/** Draw the table into `container`: the live view, or the ended hand `result` while held. */
+/** Draw the table into `container`: the live view, with the ended hand `result` (its cards,
+ * winners, the players out and the result lines) while it is held between hands. */
 export function renderDisplayTable(container, model, result) {
   const v = model.view;
-  const seats = result ? result.seats : v.seats;
   const won = result ? winnersOf(result) : new Set();
   const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
-  for (const s of seats) {
-    nodes.push(seatBox(v, s, { live: !result, won: won.has(s.seat), busted: Boolean(result?.busted.includes(s.seat)) }));
-    if (!result && s.bet) nodes.push(h("div", { class: "bet", style: at(BETS[s.seat]), dataset: { seat: s.seat }, "aria-hidden": "true" }, shortChips(s.bet)));
+  for (const live of v.seats) {
+    const s = result ? { ...live, cards: result.cards[live.seat] || [] } : live;
+    nodes.push(seatBox(v, s, { live: !result, won: won.has(s.seat) }));
+    if (s.bet) nodes.push(h("div", { class: "bet", style: at(BETS[s.seat]), dataset: { seat: s.seat }, "aria-hidden": "true" }, shortChips(s.bet)));
   }
+  for (const n of result?.busted || []) nodes.push(goneBox(result, n));
   // A dead button (34) sits on an empty seat's place.
-  if (!result && v.hand && v.button && !seats.some((s) => s.seat === v.button)) {
+  if (!result && v.hand && v.button && !v.seats.some((s) => s.seat === v.button)) {
     nodes.push(h("div", { class: "dead-button", style: at(PLACES[v.button]), role: "img", "aria-label": `Dead button on seat ${v.button}` }, h("span", { class: "marker button" }, "D"), " Dead button"));
   }
   nodes.push(centre(v, model, result));

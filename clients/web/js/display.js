@@ -6,7 +6,7 @@
 import { streetName } from "./format.js";
 import { Feed, pageParams } from "./feed.js";
 import { h, ruleText, showStatus, tickClock } from "./ui.js";
-import { heldResult, holdSeconds } from "./display-result.js";
+import { heldResult, holdSeconds, resultLines } from "./display-result.js";
 import { renderDisplayTable } from "./display-table.js";
 import { shortChips } from "./display-words.js";
 
@@ -81,12 +81,15 @@ function render() {
   if (!model) return;
   const v = model.view;
   document.body.dataset.seq = model.syncedSeq ?? "";
-  const result = heldResult(model, holdMs, Date.now(), wake);
-  document.body.dataset.result = result ? String(result.hand) : "";
+  const held = heldResult(model, holdMs, Date.now(), wake);
+  document.body.dataset.result = held ? `${held.last.hand}${held.table ? "" : " strip"}` : "";
   renderHeader(v);
   // "All hands face up" (17) holds for the hand in play only.
-  $("exposed").hidden = !(v.exposed && v.phase !== "idle" && !result);
-  renderDisplayTable($("table"), model, result);
+  $("exposed").hidden = !(v.exposed && v.phase !== "idle");
+  const strip = $("last-result");
+  strip.hidden = !held || held.table;
+  strip.replaceChildren(...(held && !held.table ? [h("span", { class: "last-hand" }, `Hand ${held.last.hand}:`), ...resultLines(held.last, "span")] : []));
+  renderDisplayTable($("table"), model, held?.table ? held.last : null);
   renderRuling();
 }
 

@@ -102,8 +102,21 @@ function clockFrom(c) {
 /** A hand as it ended: its board and seats (the cards shown), the pots with their winners
  * and the winners' hands in words, who is out, and when (ms) it ended. */
 function heldHand(v, e) {
-  const seats = clone(v.seats).map((s) => ({ ...s, bet: 0, stack: e.stacks?.[s.seat] ?? e.stacks?.[String(s.seat)] ?? s.stack }));
-  return { hand: v.hand, board: [...v.board], seats, pots: clone(e.pots || []), busted: [...(e.busted || [])], ended: Date.now() };
+  const cards = Object.fromEntries(v.seats.filter((s) => s.cards.length).map((s) => [s.seat, [...s.cards]]));
+  const busted = [...(e.busted || [])];
+  const names = Object.fromEntries(v.seats.filter((s) => busted.includes(s.seat)).map((s) => [s.seat, s.name]));
+  return { hand: e.hand, board: [...v.board], cards, names, pots: clone(e.pots || []), busted, ended: Date.now() };
+}
+
+/** After a snapshot, the history tells the hand that ended: its board, the cards shown, the
+ * pots and who is out (heldHand; the names of those out are not in the snapshot). */
+function recallHand(r, e) {
+  const held = (r.held ||= { board: [], cards: {}, ended: null });
+  if (e.type === "hand_start" || e.type === "misdeal") Object.assign(held, { board: [], cards: {}, ended: null });
+  if (e.type === "dealt") held.board = [...(e.board || [])];
+  if (e.type === "shown" && !e.mucked && e.cards?.length) held.cards[e.seat] = [...e.cards];
+  if (e.type === "expose_all") Object.assign(held.cards, clone(e.cards || {}));
+  if (e.type === "hand_end" && !e.void) held.ended = e;
 }
 
 export class TableModel {
@@ -199,6 +212,7 @@ export class TableModel {
     this.note(event, seq);
     if (!this.promptFrom || seq > this.promptFrom) return;
     const r = (this.recall ||= { prompt: null, shown: [], mucked: [], awards: {}, level: null, hand: null });
+    recallHand(r, event);
     switch (event.type) {
       case "prompt":
         r.prompt = event;
@@ -234,6 +248,8 @@ export class TableModel {
 
   recalled(r) {
     const v = this.view;
+    const ended = r.held?.ended;
+    if (v.phase === "idle" && ended?.hand === v.hand) this.lastHand = { ...heldHand({ seats: [], board: r.held.board }, ended), cards: r.held.cards };
     if (!this.prompt && r.prompt && v.phase === "betting" && v.to_act === r.prompt.seat) this.prompt = r.prompt;
     if (v.phase !== "idle" && (r.hand == null || r.hand === v.hand)) {
       for (const s of v.seats) {
