@@ -141,6 +141,9 @@ class Ruling(_Command, tag="ruling", frozen=True):
 
     call: Quantity
     option: Text
+    by: Text = ""
+    """Who ruled: the service fills it from the name in a floor or admin token, overwriting
+    whatever the station sent; a replay may give it."""
 
 
 class Misdeal(_Command, tag="misdeal", frozen=True):

@@ -99,6 +99,8 @@ class RulingMade(_Event, tag="ruling", frozen=True):
     rule: str
     option: str
     text: str = ""
+    by: str = ""
+    """Who ruled (the floor's name from its token), or empty."""
 
 
 class ExposeAll(_Event, tag="expose_all", frozen=True):

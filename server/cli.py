@@ -217,6 +217,9 @@ def serve(
 @click.option("--ttl", default="12h", show_default=True, help="Lifetime: 30m, 12h, 2d ...")
 @click.option("--delay", type=float, default=0.0, help="Display delay in seconds.")
 @click.option(
+    "--name", default="", help="Who holds the token: the floor's rulings say 'ruled by NAME'."
+)
+@click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
@@ -230,6 +233,7 @@ def token(
     table: str | None,
     ttl: str,
     delay: float,
+    name: str,
     data_dir: Path,
     secret_file: Path | None,
 ) -> None:
@@ -242,6 +246,8 @@ def token(
     from server.app import Settings, load_secret
     from server.tokens import Claims, issue, new_id
 
+    if len(name.strip()) > 80:
+        raise click.UsageError("--name is at most 80 characters")
     key = load_secret(Settings(data_dir=data_dir, secret=_secret(secret_file)))
     claims = Claims(
         role=ROLES[role],
@@ -250,6 +256,7 @@ def token(
         exp=int(time.time()) + _duration(ttl),
         delay=delay,
         id=new_id(),
+        name=name.strip(),
     )
     try:
         click.echo(issue(key, claims))

@@ -134,6 +134,14 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
     return None
 
 
+def signed(claims: Claims, command: Command) -> Command:
+    """The command as the token's holder sent it: a ruling is recorded as ruled by the name in
+    the token (empty without one), whatever ``by`` the station gave."""
+    if isinstance(command, Ruling) and command.by != claims.name:
+        return msgspec.structs.replace(command, by=claims.name)
+    return command
+
+
 class Station:
     def __init__(self, ws: Connection, services: Services) -> None:
         self.ws = ws
@@ -383,7 +391,11 @@ class Station:
         gate.in_flight += 1
         try:
             result = await self.services.tables.apply(
-                message.tournament, message.table, message.id, message.command, message.after
+                message.tournament,
+                message.table,
+                message.id,
+                signed(self.claims, message.command),
+                message.after,
             )
         except Busy as exc:
             metrics.COMMANDS.labels("busy").inc()

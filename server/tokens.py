@@ -3,7 +3,8 @@
 A token is ``base64url(claims JSON) . base64url(HMAC-SHA256)`` under the server's secret. The
 claims carry the role (dealer, floor, display, admin), the scope (a tournament, and for a
 dealer one table; any other role with a table is confined to it too), an expiry in Unix seconds
-and a random ``id`` by which the token is revoked. A display token may carry a delay. Tokens
+and a random ``id`` by which the token is revoked. A display token may carry a delay, and
+any token the name of the person holding it. Tokens
 issued before ids existed have none and cannot be revoked one by one (rotate the secret).
 """
 
@@ -27,6 +28,9 @@ class Claims(msgspec.Struct, frozen=True, omit_defaults=True):
     table: str | None = None
     delay: float = 0.0
     id: str = ""
+    name: str = ""
+    """Who holds the token (``tablewire token --name``): a floor's rulings are recorded as
+    ruled by this name."""
 
 
 def new_id() -> str:

@@ -184,6 +184,7 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> Move:
             f"'{cmd.option}' is not an option of floor call {call.call}: {', '.join(call.options)}",
         )
     who = f"seat {call.seat} " if call.seat else ""
+    by = f", ruled by {cmd.by}" if cmd.by else ""
     emit(
         RulingMade(
             call=call.call,
@@ -191,7 +192,8 @@ def _ruling(t: TableState, cmd: Ruling, emit: Emit) -> Move:
             rule=call.rule,
             option=cmd.option,
             text=f"Floor ruling on call {call.call}: {who}{cmd.option.replace('_', ' ')} "
-            f"({call.rule})",
+            f"({call.rule}){by}",
+            by=cmd.by,
         )
     )
     if call in t.notices:

@@ -73,7 +73,7 @@ export function describe(event) {
         : `Seat ${event.seat} shows${event.cards?.length ? " " + event.cards.join(" ") : ""}`;
       break;
     case "award":
-      text = `Pot ${event.pot} (${fmt(event.amount)}) to seat ${event.winners.join(", ")}`;
+      text = `${capital(potName(event.pot))} of ${fmt(event.amount)} to ${seatsText(event.winners)}`;
       break;
     case "hand_end":
       text = event.void
@@ -105,7 +105,96 @@ export function describe(event) {
     default:
       if (!text) text = capital(words(t));
   }
-  return { text, rules };
+  return { text: plain(text), rules };
+}
+
+/** "the main pot" for pot 0, then "side pot 1", "side pot 2" ... */
+export function potName(pot) {
+  return pot ? `side pot ${pot}` : "the main pot";
+}
+
+/** "seat 2", "seats 2 and 5", "seats 1, 2 and 5"; "the table" for seat 0. */
+export function seatsText(seats) {
+  const list = [...seats].filter((s) => s !== 0);
+  if (!list.length) return "the table";
+  if (list.length === 1) return `seat ${list[0]}`;
+  return `seats ${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+/** Chips pushed, largest first: [1000, 100, 100] -> "1,000 + 2 × 100 = 1,200". */
+export function chipsText(chips) {
+  const counts = new Map();
+  for (const c of [...chips].sort((a, b) => b - a)) counts.set(c, (counts.get(c) || 0) + 1);
+  const parts = [...counts].map(([c, n]) => (n > 1 ? `${n} × ${fmt(c)}` : fmt(c)));
+  const total = chips.reduce((sum, c) => sum + c, 0);
+  return parts.length > 1 || chips.length > 1 ? `${parts.join(" + ")} = ${fmt(total)}` : fmt(total);
+}
+
+/**
+ * An engine text as a station shows it: chip lists ("[1,000, 100]") as sums, no "seat 0"
+ * (the table), no "forfeiting 0", and a seat's share said as "seat 1 gets 1,000".
+ */
+export function plain(text) {
+  return String(text)
+    .replace(/\[((?:\d{1,3}(?:,\d{3})*)(?:, \d{1,3}(?:,\d{3})*)*)\]/g, (_, list) => chipsText(list.split(", ").map((n) => Number(n.replaceAll(",", "")))))
+    .replace(/, or a fold forfeiting 0\b/g, ", or a fold")
+    .replace(/\bseat 0\b/gi, (m) => (m[0] === "S" ? "The table" : "the table"))
+    .replace(/\b(seat \d+) (\d)/gi, "$1 gets $2");
+}
+
+/** What the dealer recorded, in words: "Seat 4 said raise 1,200 and pushed 1,000 + 2 × 100 = 1,200". */
+export function recordedText(command) {
+  const who = command.seat ? `Seat ${command.seat}` : "The dealer";
+  switch (command.type) {
+    case "act": {
+      const said = [command.declare && words(command.declare), command.amount != null && fmt(command.amount)].filter(Boolean).join(" ");
+      const pushed = command.chips?.length ? `pushed ${chipsText(command.chips)}` : "";
+      if (said && pushed) return `${who} said ${said} and ${pushed}${command.first === "together" ? "" : `, ${command.first === "chips" ? "chips" : "words"} first`}`;
+      if (said) return `${who} said ${said}`;
+      return pushed ? `${who} ${pushed} without a word` : `${who} acted`;
+    }
+    case "deal":
+      return `${capital(command.street)} dealt`;
+    case "show":
+      return `Seat ${command.seat} shows`;
+    case "muck":
+      return `Seat ${command.seat} mucks`;
+    case "award":
+      return `${capital(potName(command.pot))} to ${seatsText(command.winners || [])}`;
+    case "ruling":
+      return `Floor ruling on call ${command.call}: ${words(command.option)}`;
+    case "irregularity":
+      return `${capital(words(command.kind))}${command.seat ? `, seat ${command.seat}` : ""}`;
+    case "clock":
+      return command.seat ? `Clock called on seat ${command.seat}` : "Clock called on the seat to act";
+    case "time":
+      return "Time checked";
+    default:
+      return capital(words(command.type));
+  }
+}
+
+/** The lines a floor call shows besides its text: who, their stack and chips in front, what
+ * the call is about in chips. `seat` is the seat's view ({name, stack, bet}) or null; `facing`
+ * the bet to call, when the call is about chips pushed. */
+export function callContext(call, seat, facing = 0) {
+  const lines = [];
+  if (call.seat) {
+    const parts = [`Seat ${call.seat}`];
+    if (seat?.name) parts.push(seat.name);
+    if (seat) parts.push(`stack ${fmt(seat.stack)}`);
+    if (seat?.bet) parts.push(`${fmt(seat.bet)} in front`);
+    lines.push(parts.join(" · "));
+  } else lines.push("The whole table");
+  const chips = [call.pushed && facing ? `facing ${fmt(facing)}` : "", call.pushed ? `pushed ${fmt(call.pushed)}` : "", call.forfeit ? `a fold forfeits ${fmt(call.forfeit)}` : ""].filter(Boolean);
+  if (chips.length) lines.push(capital(chips.join(" · ")));
+  return lines;
+}
+
+/** How long a floor call has waited: "waiting 0:07", "waiting 12:30". */
+export function waitedText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `waiting ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /** The kind of entry, for styling: rulings stand out from plain actions. */

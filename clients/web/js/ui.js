@@ -2,6 +2,7 @@
 // table with its seats, and the ruling log.
 
 import { cardsLabel, fmt, parseCard, streetName } from "./format.js";
+import { ruleLine } from "./rules.js";
 
 /** h("button", {class: "x", onclick}, "text", child...) */
 export function h(tag, attrs = {}, ...children) {
@@ -67,7 +68,7 @@ export function showAlert(el, message, rule) {
   el.replaceChildren();
   if (!message) return;
   el.append(h("span", { class: "alert-icon", "aria-hidden": "true" }, "⚠"), " ", message);
-  if (rule) el.append(" ", h("span", { class: "rule" }, `Rule ${rule}`));
+  if (rule) el.append(" Rule ", ruleButton(rule));
 }
 
 // --- cards ------------------------------------------------------------------------------
@@ -218,8 +219,7 @@ export function logEntry(entry, prefix = "") {
     { class: `entry ${entry.kind}`, dataset: { seq: entry.seq, type: entry.type } },
     entry.kind === "floor" ? h("span", { class: "icon", "aria-hidden": "true" }, "⚠ ") : null,
     prefix ? h("span", { class: "where" }, prefix) : null,
-    h("span", { class: "text" }, entry.text),
-    entry.rules.length ? h("span", { class: "rules", "aria-label": `Rule${entry.rules.length > 1 ? "s" : ""} ${entry.rules.join(", ")}` }, entry.rules.map((r) => h("span", { class: "rule" }, r))) : null,
+    ...ruleText(entry.text, entry.rules),
   );
 }
 
@@ -245,4 +245,93 @@ export function renderLog(list, entries, limit = 80) {
 export function every(ms, fn) {
   fn();
   return setInterval(fn, ms);
+}
+
+// --- rule numbers: tap one for a line of what the rule says (rules.js) ------------------
+
+/** A rule number as a button; tapping it shows the rule's line under it (once more: hides). */
+export function ruleButton(number) {
+  listenForRules();
+  return h("button", {
+    type: "button",
+    class: "rule",
+    dataset: { rule: number },
+    "aria-expanded": "false",
+    "aria-controls": "rule-line",
+    "aria-label": `Rule ${number}: what it says`,
+  }, number);
+}
+
+const CITED = /\(((?:RP-)?\d{1,2}(?:-[A-Z](?:-\d)?)?(?:, (?:RP-)?\d{1,2}(?:-[A-Z](?:-\d)?)?)*)(?=[:;)])/g;
+
+/**
+ * A ruling's text with the rule numbers it cites in parentheses ("(47-B, 45-A: ...)") as rule
+ * buttons, followed by a button for each of `rules` the text does not cite. Every run of
+ * text is its own span, side by side with the buttons (nothing drawn over anything).
+ */
+export function ruleText(text, rules = []) {
+  const parts = [];
+  const cited = new Set();
+  let at = 0;
+  for (const m of text.matchAll(CITED)) {
+    const numbers = m[1].split(", ");
+    if (!numbers.every((n) => rules.includes(n) || ruleLine(n))) continue;
+    parts.push(text.slice(at, m.index));
+    const cite = [h("span", {}, "(")];
+    numbers.forEach((n, i) => {
+      if (i) cite.push(h("span", {}, ", "));
+      cite.push(ruleButton(n));
+      cited.add(n);
+    });
+    parts.push(h("span", { class: "cite" }, cite));
+    at = m.index + 1 + m[1].length;
+  }
+  parts.push(text.slice(at));
+  const rest = rules.filter((r) => !cited.has(r));
+  const label = `Rule${rest.length > 1 ? "s" : ""} ${rest.join(", ")}`;
+  const spans = [h("span", { class: "text ruled" }, parts.filter(Boolean).map((p) => (typeof p === "string" ? h("span", {}, p) : p)))];
+  if (rest.length) spans.push(h("span", { class: "rules", role: "group", "aria-label": label }, rest.map(ruleButton)));
+  return spans;
+}
+
+let ruleListener = false;
+
+function listenForRules() {
+  if (ruleListener) return;
+  ruleListener = true;
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.("button.rule[data-rule]");
+    if (button) showRuleLine(button);
+    else if (!event.target.closest?.("#rule-line")) hideRuleLine();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") hideRuleLine();
+  });
+}
+
+function showRuleLine(button) {
+  let line = document.getElementById("rule-line");
+  const open = button.getAttribute("aria-expanded") === "true";
+  hideRuleLine();
+  if (open) return;
+  if (!line) {
+    line = h("p", { id: "rule-line", class: "rule-line", role: "status", hidden: true });
+    document.body.append(line);
+  }
+  const number = button.dataset.rule;
+  line.textContent = `Rule ${number}: ${ruleLine(number) || "see the rulebook"}`;
+  line.style.fontSize = getComputedStyle(button).fontSize; // as large as the text it explains
+  line.hidden = false;
+  button.setAttribute("aria-expanded", "true");
+  const at = button.getBoundingClientRect();
+  const box = line.getBoundingClientRect();
+  const below = at.bottom + 6 + box.height <= innerHeight;
+  line.style.top = `${Math.max(4, below ? at.bottom + 6 : at.top - 6 - box.height)}px`;
+  line.style.left = `${Math.max(4, Math.min(at.left, innerWidth - box.width - 4))}px`;
+}
+
+function hideRuleLine() {
+  const line = document.getElementById("rule-line");
+  if (line) line.hidden = true;
+  for (const b of document.querySelectorAll('button.rule[aria-expanded="true"]')) b.setAttribute("aria-expanded", "false");
 }
