@@ -246,6 +246,14 @@ class Count(_Command, tag="count", frozen=True):
     told: Chips | None = None
 
 
+class CallFloor(_Command, tag="call_floor", frozen=True):
+    """The dealer calls the floor to the table ("Floor!"): for anything a player or the dealer
+    wants a floor person for that no other command names (1). The hand does not wait."""
+
+    seat: SeatNo | None = None
+    reason: Text = ""
+
+
 Command = (
     StartHand
     | Act
@@ -266,4 +274,5 @@ Command = (
     | Correction
     | Ask
     | Count
+    | CallFloor
 )

@@ -15,6 +15,7 @@ from typing import Any
 
 from protocol.commands import (
     Act,
+    CallFloor,
     AddPlayer,
     Ask,
     Award,
@@ -277,6 +278,25 @@ def _ask(t: TableState, cmd: Ask, emit: Emit) -> Move:
     return None
 
 
+def _call_floor(t: TableState, cmd: CallFloor, emit: Emit) -> Move:
+    """A floor person is wanted at the table; play goes on until the floor says otherwise (1)."""
+    if cmd.seat is not None and t.seat(cmd.seat) is None:
+        raise Illegal("1", f"there is no player in seat {cmd.seat}", code="unknown_seat")
+    who = f", seat {cmd.seat}" if cmd.seat is not None else ""
+    why = f": {cmd.reason}" if cmd.reason else ""
+    emit(
+        FloorCall(
+            seat=cmd.seat or 0,
+            rule="1",
+            options=["attended"],
+            call=t.calls + 1,
+            blocking=False,
+            text=f"Floor wanted at the table{who}{why} (1)",
+        )
+    )
+    return None
+
+
 #: What each command means, by its type: one handler each, here or in the module of its rule.
 HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     Act: _act,
@@ -295,6 +315,7 @@ HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     Correction: _correct,
     Ask: _ask,
     Count: requests.count,
+    CallFloor: _call_floor,
     AddPlayer: _add_player,
     RemovePlayer: _remove_player,
     SetLevel: _level,

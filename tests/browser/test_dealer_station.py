@@ -10,7 +10,8 @@ a dealer's tap can and cannot take back.
 - The card picker: cards in play disabled, never a fourth flop card; the four-card flop is
   its own control (41-A).
 - Out of turn: tap the seat on the table; the pending action is marked on the seat.
-- A dead button (on an empty seat) is drawn.
+- A dead button (on an empty seat) is drawn; "Floor!" calls the floor in one tap, the hand
+  going on.
 - At 1024 x 768, ten seats, nine-digit stacks, 50-character names: every touch target at
   least 44 px, no text under 14 px on the oval, no overlaps, nothing clipped; buttons are
   disabled while offline.
@@ -234,6 +235,14 @@ def test_a_four_card_flop_is_its_own_control(stations: Stations) -> None:
     picker.get_by_role("button", name="Four cards turned: call the floor").click()
     expect(page.get_by_role("log")).to_contain_text("41-A")
     expect(page.locator("#action")).to_contain_text("Waiting for the floor")
+
+
+def test_floor_is_one_tap_and_the_hand_goes_on(stations: Stations) -> None:
+    page = dealer(stations)
+    send_commands(stations.server, "1", StartHand())
+    page.get_by_role("button", name="Call the floor to the table (1)").click()
+    expect(page.get_by_role("log")).to_contain_text("Floor wanted at the table")
+    expect(page.locator("#action")).not_to_contain_text("Waiting for the floor")
 
 
 def test_out_of_turn_is_a_tap_on_the_seat_and_is_marked(stations: Stations) -> None:

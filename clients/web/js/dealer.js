@@ -34,6 +34,7 @@ station.feed = new Feed({
     const online = status === "online";
     $("controls-set").disabled = !online;
     $("irregular-open").disabled = !online;
+    $("floor-call").disabled = !online;
     if (online && $("alert").textContent.includes(OFFLINE)) alert("");
     station.schedule();
   },

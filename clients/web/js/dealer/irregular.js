@@ -71,6 +71,8 @@ function irregular(kind) {
 
 export function setUpIrregularities() {
   $("irregular-open").addEventListener("click", open);
+  // "Floor!": a floor person to the table, for whatever no other control names (1).
+  $("floor-call").addEventListener("click", () => send({ type: "call_floor", reason: "the dealer calls the floor" }, { after: false }));
   for (const button of document.querySelectorAll("[data-irr]")) {
     button.addEventListener("click", () => irregular(button.dataset.irr));
   }
