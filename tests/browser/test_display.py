@@ -5,7 +5,7 @@ sits above the table, never under a seat; the run-out ends the hand: the banner 
 hands, the winner of the pot with the hand's name (from the engine's ``hands`` of the pot
 award) and the player who is out stay on screen until the next hand — also on a display
 loaded between hands. The next hand is drawn at once, its dead button (34) on the empty
-seat, with the result in a strip above the table until the hold (``hold=3`` s) runs out.
+seat, with the result in a strip above the table until the hold (``hold=15`` s) runs out.
 The held result is measured like every layout (no overlaps, nothing clipped, nothing under
 32 px at 1080 lines), at 1920 x 1080 and 1280 x 720.
 """
@@ -73,8 +73,8 @@ def test_the_showdown_result_is_held_with_the_winning_hand_and_who_is_out(
 ) -> None:
     server = stations.server
     create_table(server, FOUR)
-    big = stations.open("display", "display", viewport=(1920, 1080), extra="&hold=3")
-    small = stations.open("display", "display", viewport=(1280, 720), extra="&hold=3")
+    big = stations.open("display", "display", viewport=(1920, 1080), extra="&hold=15")
+    small = stations.open("display", "display", viewport=(1280, 720), extra="&hold=15")
     pages = (big, small)
     seq = send_commands(server, "1", StartHand(cards=HOLE))
     for page in pages:
@@ -151,7 +151,7 @@ def test_the_showdown_result_is_held_with_the_winning_hand_and_who_is_out(
         assert not intersects(page, "#last-result", ".seat, .bet, .centre")
     screenshot(big, "display-next-hand-strip")
     for page in pages:
-        expect(page.locator("body")).to_have_attribute("data-result", "", timeout=8_000)
+        expect(page.locator("body")).to_have_attribute("data-result", "", timeout=20_000)
         expect(page.locator("#last-result")).to_be_hidden()
         dead = page.get_by_role("img", name="Dead button on seat 2")
         expect(dead).to_contain_text("Dead button")
