@@ -14,8 +14,10 @@ from typing import Any
 import click
 
 from protocol import ProtocolError, Scenario, decode_scenario, encode_event
+from protocol.tournament import decode_tournament_scenario, is_tournament_scenario
 from server.replay import check_seats, run_scenario
 from server.tokens import Role
+from server.tournament_replay import encode_line, run_tournament
 
 
 @click.group()
@@ -26,12 +28,31 @@ def main() -> None:
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(file: Path) -> None:
-    """Replay FILE (a JSON scenario, or a PHH .phh/.phhs hand history), one JSON event per line."""
+    """Replay FILE (a JSON scenario, or a PHH .phh/.phhs hand history), one JSON event per line.
+
+    A scenario with a top-level ``structure`` is a tournament's: its table events are printed
+    as ``{"table": id, "event": {...}}``."""
+    if file.suffix not in (".phh", ".phhs") and is_tournament_scenario(file.read_bytes()):
+        _replay_tournament(file)
+        return
     for scenario in _scenarios(file):
         out = sys.stdout.buffer
         for event in run_scenario(scenario):
             out.write(encode_event(event) + b"\n")
         out.flush()
+
+
+def _replay_tournament(file: Path) -> None:
+    try:
+        scenario = decode_tournament_scenario(file.read_bytes())
+        lines = run_tournament(scenario)
+    except ProtocolError as exc:
+        click.echo(f"tablewire replay: {file}: {exc}", err=True)
+        sys.exit(2)
+    out = sys.stdout.buffer
+    for line in lines:
+        out.write(encode_line(line) + b"\n")
+    out.flush()
 
 
 def _scenarios(file: Path) -> list[Scenario]:

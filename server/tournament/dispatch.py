@@ -1,0 +1,101 @@
+"""The dispatcher: which chapter's module rules on each tournament command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from protocol.tournament import (
+    AddOn,
+    AddTime,
+    Alternate,
+    ChipPenalty,
+    CloseRegistration,
+    CloseTable,
+    ColorUp,
+    Disqualify,
+    HandEnded,
+    MarkAbsent,
+    MarkReturned,
+    MovePlayer,
+    NextLevel,
+    OpenTable,
+    PauseClock,
+    PreviousLevel,
+    Rebuy,
+    Reenter,
+    Register,
+    ResumeClock,
+    SeatPlayer,
+    StartClock,
+    Tick,
+    TournamentCommand,
+    TournamentEvent,
+    Unregister,
+    UseTimeBank,
+)
+from server.tournament import chips, clock, eliminations, floor, registration
+from server.tournament.errors import TournamentIllegal
+from server.tournament.evolve import evolve
+from server.tournament.moves import Emit
+from server.tournament.state import TournamentState
+
+
+def _close(t: TournamentState, cmd: CloseRegistration, emit: Emit) -> None:
+    if t.closed:
+        raise TournamentIllegal("9-A", "registration is already closed", code="closed")
+    clock.close_registration(t, cmd.at or t.clock.at, emit)
+
+
+_HANDLERS: dict[type[Any], Callable[[TournamentState, Any, Emit], None]] = {
+    OpenTable: registration.open_table,
+    CloseTable: registration.close_table,
+    Register: registration.register,
+    Unregister: registration.unregister,
+    Alternate: registration.alternate,
+    Reenter: registration.reenter,
+    SeatPlayer: registration.seat,
+    MovePlayer: registration.move,
+    HandEnded: eliminations.hand_ended,
+    Rebuy: chips.rebuy,
+    AddOn: chips.add_on,
+    ChipPenalty: chips.chip_penalty,
+    Disqualify: chips.disqualify,
+    ColorUp: chips.color_up,
+    StartClock: clock.start,
+    PauseClock: clock.pause,
+    ResumeClock: clock.resume,
+    AddTime: clock.add_time,
+    NextLevel: clock.next_level,
+    PreviousLevel: clock.previous_level,
+    Tick: clock.tick,
+    CloseRegistration: _close,
+    MarkAbsent: floor.absent,
+    MarkReturned: floor.returned,
+    UseTimeBank: floor.time_bank,
+}
+
+
+def attempt(
+    state: TournamentState, command: TournamentCommand
+) -> tuple[TournamentState, list[TournamentEvent]]:
+    """Rule on ``command`` against a copy of ``state``: each event is applied as it is decided,
+    so later decisions in the same command see it. Raises :class:`TournamentIllegal`."""
+    if command.tournament is not None and command.tournament != state.id:
+        raise TournamentIllegal(
+            "",
+            f"no tournament {command.tournament} here (this is {state.id})",
+            code="unknown_tournament",
+            field="$.tournament",
+        )
+    if state.finished and not isinstance(command, Tick):
+        raise TournamentIllegal("", "the tournament is over", code="finished")
+    work = state.clone()
+    events: list[TournamentEvent] = []
+
+    def emit(event: TournamentEvent) -> None:
+        evolve(work, event)
+        events.append(event)
+
+    _HANDLERS[type(command)](work, command, emit)
+    return work, events

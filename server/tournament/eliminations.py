@@ -1,0 +1,111 @@
+"""Eliminations and payouts (22): a table's ``hand_end`` that busts players puts them out.
+
+The tournament learns the hand from the ``hand_ended`` command: every stack at the end, the
+busted seats, the stacks at the start of the hand (after antes where the big blind ante is
+played) and who took each busted seat's last chips. Entries out in one hand are placed by
+those starting stacks (:mod:`places`); bounties are paid in the same order (22). With one entry
+left after registration closed, it has won.
+"""
+
+from __future__ import annotations
+
+from protocol.tournament import BountyWon, Eliminated, HandCounted, HandEnded
+from server.tournament import clock, words
+from server.tournament.errors import TournamentIllegal
+from server.tournament.moves import Emit
+from server.tournament.places import champion, rank
+from server.tournament.state import TournamentState, Unplaced
+
+
+def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
+    tab = t.tables.get(cmd.table)
+    if tab is None:
+        raise TournamentIllegal("", f"no table {cmd.table}", code="unknown_table", field="$.table")
+    for seat in [*cmd.stacks, *cmd.busted, *cmd.started]:
+        if seat not in tab.occupied:
+            raise TournamentIllegal(
+                "7",
+                f"table {cmd.table} seat {seat} holds no player of the tournament",
+                code="unknown_seat",
+                field="$.stacks",
+            )
+    for seat in cmd.busted:
+        if cmd.stacks.get(seat, 0):
+            raise TournamentIllegal("22", f"seat {seat} is not busted", field="$.busted")
+        if seat not in cmd.started:
+            raise TournamentIllegal(
+                "22", f"the starting stack of busted seat {seat} is needed", field="$.started"
+            )
+    emit(
+        HandCounted(
+            table=cmd.table,
+            hand=cmd.hand,
+            stacks=dict(cmd.stacks),
+            dealt=sorted(cmd.started),
+            text=f"Table {cmd.table}, hand {cmd.hand} ended",
+        )
+    )
+    if cmd.busted:
+        _out(t, cmd, emit)
+    clock.end_of_hands_level(t, cmd.at, emit)
+
+
+def _out(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
+    tab = t.tables[cmd.table]
+    group = [
+        Unplaced(
+            tab.occupied[seat],
+            t.players[tab.occupied[seat]].entry,
+            cmd.started[seat],
+            cmd.table,
+            cmd.hand,
+        )
+        for seat in sorted(cmd.busted)
+    ]
+    seats = {tab.occupied[seat]: seat for seat in cmd.busted}
+    worst = len(t.alive())
+    finishes = rank(group, worst, t.prizes if t.closed else [])
+    several = len(group) > 1
+    for f in finishes:
+        p = t.players[f.out.player]
+        where = f"finishes {words.place(f.place)}" if t.closed else "is out"
+        prize = f", wins {words.chips(f.prize)}" if f.prize else ""
+        tied = " (tied: equal starting stacks, 22)" if f.tied else ""
+        emit(
+            Eliminated(
+                player=p.player,
+                entry=p.entry,
+                table=cmd.table,
+                seat=seats[p.player],
+                hand=cmd.hand,
+                started=f.out.started,
+                place=f.place if t.closed else 0,
+                prize=f.prize,
+                tied=f.tied,
+                rules=["22"] if several else [],
+                text=f"{p.name or p.player} (entry {p.entry}) {where}{prize}{tied}",
+            )
+        )
+    if t.structure.bounty:
+        for f in finishes:
+            _bounty(t, cmd, f.out, seats[f.out.player], emit)
+    if (won := champion(t)) is not None:
+        emit(won)
+
+
+def _bounty(t: TournamentState, cmd: HandEnded, out: Unplaced, seat: int, emit: Emit) -> None:
+    tab = t.tables[cmd.table]
+    takers = [tab.occupied[s] for s in cmd.takers.get(seat, []) if s in tab.occupied]
+    if not takers:
+        return
+    names = ", ".join(t.players[w].name or w for w in takers)
+    emit(
+        BountyWon(
+            player=out.player,
+            entry=out.entry,
+            to=takers,
+            amount=t.structure.bounty,
+            text=f"Bounty on {t.players[out.player].name or out.player} "
+            f"({words.chips(t.structure.bounty)}) to {names}",
+        )
+    )
