@@ -247,7 +247,7 @@ def test_a_snapshot_taken_while_the_table_waits_for_the_floor_names_the_open_cal
         _, sent = frame(view, 3)
         got = msgspec.to_builtins(sent.state)
         assert got["phase"] == "floor"
-        assert got["waiting_on"] == "floor: call 1, seat 1"
+        assert got["waiting_on"] == "floor: call 1, seat 1 (53-B)"
         [call] = got["floor"]
         assert {k: call[k] for k in ("call", "seat", "rule", "blocking")} == {
             "call": 1,

@@ -195,7 +195,9 @@ class TableState(msgspec.Struct, array_like=True):
     def waiting_on(self) -> str:
         """Whom the table waits on: a seat, the floor or the dealer (never nobody)."""
         if self.phase == "floor":
-            return f"floor: call {self.floor[0].call}, seat {self.floor[0].seat}"
+            call = self.floor[0]
+            seat = f", seat {call.seat}" if call.seat else ""
+            return f"floor: call {call.call}{seat} ({call.rule})"
         if self.phase == "betting" and self.to_act is not None:
             return f"seat {self.to_act}"
         if self.phase == "deal":

@@ -240,7 +240,7 @@ def test_a_four_card_flop_is_its_own_control(stations: Stations) -> None:
 def test_floor_is_one_tap_and_the_hand_goes_on(stations: Stations) -> None:
     page = dealer(stations)
     send_commands(stations.server, "1", StartHand())
-    page.get_by_role("button", name="Call the floor to the table (1)").click()
+    page.get_by_role("button", name="Floor! A floor person to the table (1)").click()
     expect(page.get_by_role("log")).to_contain_text("Floor wanted at the table")
     expect(page.locator("#action")).not_to_contain_text("Waiting for the floor")
 

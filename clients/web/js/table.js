@@ -593,7 +593,7 @@ export class TableModel {
   get waitingOn() {
     const v = this.view;
     const call = v.floor.find((c) => c.blocking);
-    if (v.phase === "floor" && call) return `Floor: call ${call.call}, seat ${call.seat}`;
+    if (v.phase === "floor" && call) return `Floor: call ${call.call}${call.seat ? `, seat ${call.seat}` : ""} (${call.rule})`;
     if (v.phase === "betting" && v.to_act != null) return `Seat ${v.to_act} to act`;
     if (v.phase === "deal") return `Dealer: deal the ${v.next_street}`;
     if (v.phase === "showdown") return "Dealer: show, muck or award";
