@@ -254,6 +254,27 @@ class CallFloor(_Command, tag="call_floor", frozen=True):
     reason: Text = ""
 
 
+ChipsKind = Literal["rebuy", "add_on"]
+
+
+class AddChips(_Command, tag="add_chips", frozen=True):
+    """A rebuy or add-on between hands: the seat's stack grows by ``chips`` (29). The player is
+    not a new player, so the seat is dealt in as before; a rebuy announced before a hand plays
+    that hand, so the tournament sends it before the deal."""
+
+    seat: SeatNo
+    chips: Chips
+    kind: ChipsKind = "rebuy"
+
+
+class ColorUp(_Command, tag="color_up", frozen=True):
+    """After a chip race between hands: the leftover chips ``removed`` from each seat (26-C),
+    and ``chips``, the denominations in play from now on, smallest first (26-A)."""
+
+    chips: Annotated[list[Chips], msgspec.Meta(max_length=20)]
+    removed: dict[SeatNo, Chips] = {}
+
+
 Command = (
     StartHand
     | Act
@@ -275,4 +296,6 @@ Command = (
     | Ask
     | Count
     | CallFloor
+    | AddChips
+    | ColorUp
 )

@@ -351,6 +351,28 @@ class ErrorEvent(_Event, tag="error", frozen=True):
     code: str = "illegal"
 
 
+class ChipsAdded(_Event, tag="chips_added", frozen=True):
+    """A rebuy or add-on reached the table: ``stack`` is the seat's stack with it (29)."""
+
+    seat: int
+    chips: int
+    kind: str
+    stack: int
+    rules: list[str] = []
+    text: str = ""
+
+
+class ColoredUp(_Event, tag="colored_up", frozen=True):
+    """A color-up: ``removed`` leftover chips came off the seats (26-C), ``stacks`` are every
+    seat's stack after it and ``chips`` the denominations in play from now on."""
+
+    removed: dict[int, int]
+    chips: list[int]
+    stacks: dict[int, int]
+    rules: list[str] = []
+    text: str = ""
+
+
 Event = (
     HandStart
     | ActionEvent
@@ -380,4 +402,6 @@ Event = (
     | Corrected
     | Answer
     | ErrorEvent
+    | ChipsAdded
+    | ColoredUp
 )

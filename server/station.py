@@ -21,7 +21,9 @@ import msgspec
 from websockets.exceptions import ConnectionClosed
 
 from protocol.commands import (
+    AddChips,
     AddPlayer,
+    ColorUp,
     Command,
     Correction,
     Penalty,
@@ -64,7 +66,7 @@ FLOOD_LIMIT = 2_000
 HELLO_TIMEOUT = 3.0
 """Seconds a new connection has to send its hello (``Door.hello_timeout`` when configured)."""
 FLOOR_ONLY = (Ruling, Penalty, Correction)
-ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel)
+ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel, AddChips, ColorUp)
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
 Key = tuple[str, str]
 

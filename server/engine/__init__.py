@@ -42,6 +42,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
   and multiple chips, prior chips, under-calls, unclear amounts (42-48, 53, 57, 59, 63);
 - :mod:`betting` — the betting round: minimum raise, re-opening, caps, pot limit (45, 49, 50, 56);
 - :mod:`buttons` — button and blinds, dead button, new players (9, 11, 34, 36);
+- :mod:`chips` — chips a seat gains or loses between hands: rebuys and add-ons (29), the
+  color-up and the denominations in play (26);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown;
 - :mod:`evolve` — applying an event to the state: the only place a table changes;
 - :mod:`moves` — what a rule module hands back to the dispatcher, and the ``Emit`` type;

@@ -19,7 +19,9 @@ from protocol.events import (
     Answer,
     Awarded,
     CardsShown,
+    ChipsAdded,
     ClockStarted,
+    ColoredUp,
     Corrected,
     Dealt,
     Event,
@@ -131,6 +133,12 @@ def evolve(t: TableState, e: Event) -> None:
             )
         case PlayerRemoved():
             t.seats = [s for s in t.seats if s.number != e.seat]
+        case ChipsAdded():
+            _seat(t, e.seat).stack = e.stack
+        case ColoredUp():
+            for s in t.seats:
+                s.stack = e.stacks.get(s.number, s.stack)
+            t.chips = tuple(e.chips)
         case LevelSet():
             t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet)
         case _:

@@ -15,11 +15,13 @@ from typing import Any
 
 from protocol.commands import (
     Act,
-    CallFloor,
+    AddChips,
     AddPlayer,
     Ask,
     Award,
+    CallFloor,
     Clock,
+    ColorUp,
     Command,
     Correction,
     Count,
@@ -47,6 +49,7 @@ from protocol.events import (
 )
 from server.engine import (
     betting,
+    chips,
     clock,
     corrections,
     flow,
@@ -319,4 +322,6 @@ HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     AddPlayer: _add_player,
     RemovePlayer: _remove_player,
     SetLevel: _level,
+    AddChips: chips.add,
+    ColorUp: chips.color_up,
 }

@@ -22,6 +22,8 @@ const LINES = {
   "24": "The floor may void actions recorded in error; the hand is played on from before them.",
   "25": "A new level applies from the next hand dealt.",
   "26-A": "Chips no longer needed are colored up; the smallest chip in play changes with them.",
+  "26-C": "After the chip race, leftover chips worth less than the smallest chip in play come off without compensation.",
+  "29": "A rebuy announced before a hand plays that hand: the chips are added before the deal.",
   "31": "Clock on a player: 25 seconds to act, then a 5-second count; no action by then and the hand is dead.",
   "34": "The button may be dead and the small blind missing, but the big blind is always posted.",
   "36-A": "A button in the wrong place is moved before substantial action; after it the hand is played as dealt.",
