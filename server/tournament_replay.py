@@ -13,9 +13,12 @@ new hands); a table's ``hand_end`` becomes the tournament's ``hand_ended``: ever
 busted seats, the stacks at the start of the hand (after antes where the big blind ante is
 played, 22) and who won each busted seat's last pot.
 
-Rebuys and add-ons (``chips_added``) reach the table as ``remove_player`` then ``add_player``
-with the larger stack, since the table engine has no command adding chips to a seat; the seat
-keeps its number, and a seat between the small blind and the button waits as a new one would.
+Rebuys and add-ons (``chips_added``) reach the table as ``add_chips``: the chips join the stack
+before the next deal and the seat is dealt in as before, since a rebuying player is not a new
+one (29). A ``color_up`` becomes the table's ``color_up``: the leftover chips its
+``chips_removed`` events take off each seat (26-C) and, as the denominations in play, the
+table's chips without those raced off at the breaks so far (26-A), so that the tables' stacks
+stay the tournament's chips in play.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import msgspec
 
 from protocol import (
+    AddChips,
     AddPlayer,
     Command,
     ErrorEvent,
@@ -37,9 +41,12 @@ from protocol import (
     StartHand,
     TableConfig,
 )
+from protocol import ColorUp as ColorUpChips
+from protocol.commands import ChipsKind
 from protocol.tournament import (
     ChipsAdded,
     ChipsRemoved,
+    ColorUp,
     Disqualified,
     Entry,
     HandEnded,
@@ -65,6 +72,8 @@ _ORDERED = {
     "add_player": "a player is seated by the tournament's `seat` (8)",
     "remove_player": "players leave through the tournament (`unregister`, `move`, ...)",
     "level": "levels come from the tournament clock (25-A)",
+    "add_chips": "chips are added by the tournament's `rebuy` and `add_on` (29)",
+    "color_up": "a color-up is the tournament's `color_up` (26)",
 }
 
 
@@ -142,6 +151,8 @@ class TournamentReplay:
             for event in events:
                 lines.append(event)
                 lines += self._order(state, tables, event)
+            if isinstance(command, ColorUp):
+                lines += _color_up(state, tables, command.table, events)
         except Refused as refused:
             self.lines.append(
                 TournamentError(
@@ -222,7 +233,7 @@ class TournamentReplay:
             case Unregistered() if event.table is not None and event.seat is not None:
                 return _to(tables, event.table, RemovePlayer(event.seat))
             case Moved():
-                return _move(tables, event.from_table, event.from_seat, event.table, event.seat, 0)
+                return _move(tables, event.from_table, event.from_seat, event.table, event.seat)
             case LevelStarted():
                 lines: list[Line] = []
                 for table in sorted(tables):
@@ -230,7 +241,8 @@ class TournamentReplay:
                     lines += _to(tables, table, order)
                 return lines
             case ChipsAdded():
-                return _move(tables, event.table, event.seat, event.table, event.seat, event.chips)
+                kind: ChipsKind = "add_on" if event.kind == "add_on" else "rebuy"
+                return _to(tables, event.table, AddChips(event.seat, event.chips, kind))
             case ChipsRemoved() if event.kind == "penalty":
                 penalty = Penalty(event.seat, "chips", chips=event.chips, reason=event.reason)
                 return _to(tables, event.table, penalty)
@@ -266,11 +278,26 @@ def _to(tables: dict[str, TableState], table: str, command: Command) -> list[Lin
     return [TableLine(table, e) for e in events]
 
 
-def _move(
-    tables: dict[str, TableState], old: str, seat: int, new: str, to: int, extra: int
+def _color_up(
+    state: TournamentState, tables: dict[str, TableState], table: str, events: list[TournamentEvent]
 ) -> list[Line]:
-    """The player leaves ``old``/``seat`` and sits at ``new``/``to`` with the stack (plus
-    ``extra`` chips), the name following."""
+    """The table's color-up: the leftovers the tournament took off each seat (26-C), and the
+    table's denominations without those raced off at the breaks so far (26-A)."""
+    here = tables.get(table)
+    if here is None:
+        raise Refused(table, ErrorEvent(f"no table {table}", code="unknown_table"))
+    removed = {
+        e.seat: e.chips for e in events if isinstance(e, ChipsRemoved) and e.kind == "color_up"
+    }
+    steps = state.structure.levels[: state.clock.step + 1] if state.clock.started else []
+    raced = {chip for step in steps if step.is_break for chip in step.color_up}
+    chips = [chip for chip in here.chips if chip not in raced]
+    return _to(tables, table, ColorUpChips(chips=chips, removed=removed))
+
+
+def _move(tables: dict[str, TableState], old: str, seat: int, new: str, to: int) -> list[Line]:
+    """The player leaves ``old``/``seat`` and sits at ``new``/``to`` with the stack, the name
+    following."""
     here = tables.get(old)
     name = next((s.name for s in here.seats if s.number == seat), "") if here else ""
     lines = _to(tables, old, RemovePlayer(seat))
@@ -279,7 +306,7 @@ def _move(
         None,
     )
     stack = removed.stack if isinstance(removed, PlayerRemoved) else 0
-    return lines + _to(tables, new, AddPlayer(to, stack + extra, name))
+    return lines + _to(tables, new, AddPlayer(to, stack, name))
 
 
 def run_tournament(scenario: TournamentScenario) -> list[Line]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.config import DEFAULT_CHIPS
 from server.tournament import action_seconds, chips_in_play, prize_pool
 from tests.tournament.support import (
     Session,
@@ -144,6 +145,11 @@ def test_rule_29_a_rebuy_announced_before_the_hand_plays_that_hand() -> None:
     added = events(lines, "chips_added")[0]
     assert (added["kind"], added["chips"], added["rules"]) == ("rebuy", 5_000, ["29"])
     assert added["pool"] == 3 * 100 + 50
+    joined = table_events(lines, "1", "chips_added")
+    assert [(e["seat"], e["chips"], e["kind"], e["stack"]) for e in joined] == [
+        (1, 5_000, "rebuy", 15_000)
+    ]
+    assert not table_events(lines, "1", "player_removed") + table_events(lines, "1", "player_added")
     hand = s.hand("1", {1: "all_in", 2: "call", 3: "fold"}, [1])
     raise_ = next(e for e in table_events(hand, "1", "action") if e["seat"] == 1)
     assert raise_["total"] == 15_000 and raise_["all_in"], "the hand played with the rebuy"
@@ -151,6 +157,30 @@ def test_rule_29_a_rebuy_announced_before_the_hand_plays_that_hand() -> None:
     assert (refused["rule"], refused["code"]) == ("29", "rebuy_limit")
     assert chips_in_play(s.replay.state) == 35_000 and conserved(s.replay)
     assert prize_pool(s.replay.state) == 350
+
+
+def test_rule_26_c_a_color_up_takes_the_leftovers_off_the_tables_stacks() -> None:
+    """The quarters are raced off at the break: the leftovers come off each seat at the table
+    too, its smallest chip becomes 100, and the stacks are still the chips in play (26-C)."""
+    levels = [
+        {"blinds": [25, 50], "minutes": 10},
+        {"break": 5, "color_up": [25]},
+        {"blinds": [100, 200], "minutes": 10},
+    ]
+    s = _session(structure(levels=levels), {"1": 6}, "abc")
+    s.do(t({"type": "start_clock"}, at=1000))
+    s.hand("1", {3: "fold", 1: "fold"}, [2])
+    odd = {x.number: x.stack % 100 for x in s.replay.tables["1"].seats if x.stack % 100}
+    assert odd, "the small blind's 25 left odd quarters"
+    command = {"type": "color_up", "table": "1", "removed": {str(n): c for n, c in odd.items()}}
+    lines = s.do(t(command, at=601_000))
+    colored = table_events(lines, "1", "colored_up")[0]
+    after = [c for c in DEFAULT_CHIPS if c != 25]
+    assert colored["removed"] == odd and colored["chips"] == after
+    state = s.replay.state
+    assert colored["stacks"] == {p.seat: p.stack for p in state.players.values() if p.seat}
+    assert s.replay.tables["1"].chips == tuple(after)
+    assert chips_in_play(state) == 30_000 - sum(odd.values()) and conserved(s.replay)
 
 
 def test_rule_29_no_rebuy_after_the_rebuy_period() -> None:
