@@ -43,10 +43,10 @@ from protocol.wire import (
     server_decoder,
 )
 
-RETRIED = ("unknown_outcome", "unavailable", "disconnected")
+RETRIED = ("unknown_outcome", "unavailable", "rate_limited", "disconnected")
 """Answers after which the command is sent again under the same id: its outcome is unknown
-(``unknown_outcome``, ``disconnected``), or Redis did not answer and nothing changed
-(``unavailable``)."""
+(``unknown_outcome``, ``disconnected``), or it was not applied and nothing changed (Redis did
+not answer: ``unavailable``; too many frames: ``rate_limited``)."""
 
 
 class CommandRefused(Exception):

@@ -119,16 +119,49 @@ class Following:
         self.last_sent[key] = frame.last
         self.send(frame.encoded(self.public, start))
 
-    def subscribe(self, message: Subscribe) -> None:
-        """Follow a table or a tournament (the station checked its scope)."""
+    async def subscribe(self, message: Subscribe) -> None:
+        """Follow a table or a tournament (the station checked its scope).
+
+        What the subscription covers is settled before the next frame is read — an unknown
+        table is answered in the order of the frames, and an unsubscribe sent right after it
+        finds it; the catch-ups then run on their own."""
         metrics.CATCH_UPS.inc()
         scope = (message.tournament, message.table)
         previous = self.tasks.pop(scope, None)
         if previous is not None:
             previous.cancel()
-        task = asyncio.get_running_loop().create_task(self._follow(message))
+        try:
+            tables = await self._tables(message)
+        except Exception:
+            # Redis is down or failed half-way: the station reconnects and subscribes again.
+            log.warning("subscription failed", exc_info=True)
+            self.resync("the subscription could not be served; subscribe again")
+            return
+        if tables is None:
+            self.send(self.refusal("unknown_table", f"there is no table {message.table}"))
+            return
+        # Every table holds its live frames from now on, before the first catch-up awaits,
+        # so none is delivered ahead of the events that come before it.
+        keys = [(message.tournament, table) for table in tables]
+        for key in keys:
+            self._hold(key)
+            self.fanout.watch(self, *key)
+        self.fanout.watch(self, message.tournament, message.table)
+        pending = list(zip(keys, tables.values(), strict=True))
+        task = asyncio.get_running_loop().create_task(self._follow(pending))
         self.tasks[scope] = task
         task.add_done_callback(lambda done: self._followed(scope, done))
+
+    async def _tables(self, message: Subscribe) -> dict[str, int] | None:
+        """The tables a subscription covers and where each starts (-1: a snapshot); None
+        when it names a table that does not exist."""
+        if message.table is not None:
+            if await self.store.load(message.tournament, message.table) is None:
+                return None
+            return {message.table: -1 if message.snapshot else message.since}
+        first = -1 if message.snapshot else 0
+        names = await self.store.tables(message.tournament)
+        return {t: message.tables_since.get(t, first) for t in names}
 
     def _followed(self, scope: tuple[str, str | None], task: asyncio.Task[None]) -> None:
         if self.tasks.get(scope) is task:
@@ -153,25 +186,8 @@ class Following:
             if waiting is not None and waiting.task is not None:
                 waiting.task.cancel()
 
-    async def _follow(self, message: Subscribe) -> None:
-        store = self.store
-        first = -1 if message.snapshot else 0
-        if message.table is not None:
-            tables = {message.table: -1 if message.snapshot else message.since}
-            if await store.load(message.tournament, message.table) is None:
-                self.send(self.refusal("unknown_table", f"there is no table {message.table}"))
-                return
-        else:
-            names = await store.tables(message.tournament)
-            tables = {t: message.tables_since.get(t, first) for t in names}
-        # Every table holds its live frames from now on, before the first catch-up awaits,
-        # so none is delivered ahead of the events that come before it.
-        keys = [(message.tournament, table) for table in tables]
-        for key in keys:
-            self._hold(key)
-            self.fanout.watch(self, *key)
-        self.fanout.watch(self, message.tournament, message.table)
-        pending = list(zip(keys, tables.values(), strict=True))
+    async def _follow(self, pending: list[tuple[Key, int]]) -> None:
+        """Catch the tables up one after the other."""
         try:
             while pending:
                 key, since = pending[0]

@@ -342,7 +342,7 @@ class Station:
                 if why:
                     self.send(refusal("forbidden", why))
                 elif self.following is not None:
-                    self.following.subscribe(message)
+                    await self.following.subscribe(message)
             case Unsubscribe():
                 if self.following is not None:
                     self.following.unsubscribe(message)
