@@ -45,7 +45,8 @@ export function act(seat, fields) {
 export function resetEntry() {
   Object.assign(entry, { chips: [], times: 1, declare: "", amount: "", first: "together", prior: "left", from: null });
   $("chip-entry").dataset.sig = "";
-  $("action").dataset.sig = "";
+  // The action panel redraws by itself when the prompt or the acting seat changes; redrawing it
+  // on every acknowledgement would throw away an amount the dealer is typing for the next seat.
   station.schedule();
 }
 
