@@ -1,20 +1,19 @@
 """Hand values at showdown, from well-kept evaluator libraries (cards speak, rule 13).
 
 High hands use phevaluator's perfect-hash tables (lower rank is better); the 8-or-better low
-uses PokerKit's evaluator, the one maintained library that reads Omaha lows. PokerKit also
-picks the five cards a hand plays, which :func:`high_name` and :func:`low_name` put in words
-("flush, ace high") for the award events.
+uses PokerKit's evaluator, the one maintained library that reads Omaha lows. The five cards a
+high hand plays are its strongest five by phevaluator; :func:`high_name` and :func:`low_name`
+put them in words ("flush, ace high") for the award events.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import combinations
+
 from phevaluator import evaluate_cards, evaluate_omaha_cards
-from pokerkit import (
-    EightOrBetterLowHand,
-    OmahaEightOrBetterLowHand,
-    OmahaHoldemHand,
-    StandardHighHand,
-)
+from phevaluator.card import Card
+from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand
 
 OMAHA_GAMES = frozenset({"NLO", "PLO", "PLO8", "LO8"})
 HI_LO_GAMES = frozenset({"PLO8", "LO8"})
@@ -57,6 +56,8 @@ def best_low(game: str, hands: dict[int, list[str]], board: list[str]) -> list[i
 
 
 RANK_ORDER = "23456789TJQKA"
+CARD_IDS = {r + suit: Card(r + suit).id_ for r in RANK_ORDER for suit in "cdhs"}
+"""phevaluator's card numbers, looked up once: naming a hand ranks up to 60 fives."""
 RANK_WORDS = {
     "A": ("ace", "aces"),
     "K": ("king", "kings"),
@@ -92,12 +93,45 @@ def _straight_high(ranks: list[str]) -> str:
     return "5" if set(ranks) == set("A2345") else _groups(ranks)[0]
 
 
+def _best_five(game: str, hole: list[str], board: list[str]) -> tuple[str, ...]:
+    """The five cards the high hand plays: the strongest five by phevaluator's 5-card rank
+    (Omaha: exactly two from the hand and three from the board)."""
+    fives: Iterable[tuple[str, ...]] = (
+        (h + b for h in combinations(hole, 2) for b in combinations(board, 3))
+        if game in OMAHA_GAMES
+        else combinations([*hole, *board], 5)
+    )
+    return min(fives, key=lambda five: int(evaluate_cards(*(CARD_IDS[c] for c in five))))
+
+
+def _label(ranks: list[str], suits: list[str]) -> str:
+    """The class of a five-card high hand."""
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    order = sorted(RANK_ORDER.index(r) for r in set(ranks))
+    straight = len(order) == 5 and (order[4] - order[0] == 4 or set(ranks) == set("A2345"))
+    flush = len(set(suits)) == 1
+    if straight and flush:
+        return "STRAIGHT_FLUSH"
+    if counts[0] == 4:
+        return "FOUR_OF_A_KIND"
+    if counts[:2] == [3, 2]:
+        return "FULL_HOUSE"
+    if flush:
+        return "FLUSH"
+    if straight:
+        return "STRAIGHT"
+    if counts[0] == 3:
+        return "THREE_OF_A_KIND"
+    if counts[:2] == [2, 2]:
+        return "TWO_PAIR"
+    return "ONE_PAIR" if counts[0] == 2 else "HIGH_CARD"
+
+
 def high_name(game: str, hole: list[str], board: list[str]) -> str:
     """The best high hand in words: "flush, ace high", "full house, kings full of sevens"."""
-    kind = OmahaHoldemHand if game in OMAHA_GAMES else StandardHighHand
-    best = kind.from_game("".join(hole), "".join(board))
-    ranks = [str(c.rank.value) for c in best.cards]
-    label = best.entry.label.name
+    best = _best_five(game, hole, board)
+    ranks = [c[0] for c in best]
+    label = _label(ranks, [c[1] for c in best])
     g = _groups(ranks)
     if label == "STRAIGHT_FLUSH":
         top = _straight_high(ranks)
