@@ -13,6 +13,9 @@ import msgspec
 
 from protocol.commands import Command
 from protocol.config import TableConfig
+from protocol.tournament.commands import TournamentCommand
+from protocol.tournament.structure import Structure
+from protocol.tournament.views import ClockView, TournamentView
 from protocol.types import Id, Nonce, Seq, Text
 from protocol.views import AnyTableView
 
@@ -47,6 +50,10 @@ class Subscribe(_Message, tag="subscribe", frozen=True):
     snapshot: bool = False
     """Start from a snapshot of each table (its seats, stacks and prompt), then live events;
     ``since: -1`` asks the same for one table."""
+    tournament_since: Seq = -1
+    """A whole tournament that has a structure: the last tournament event the station saw
+    (-1: start from a ``tournament_snapshot``). Every subscriber of such a tournament, of a
+    table or of the whole, is also sent its ``clock``."""
 
 
 class Unsubscribe(_Message, tag="unsubscribe", frozen=True):
@@ -68,9 +75,23 @@ class Send(_Message, tag="command", frozen=True):
 
 
 class CreateTournament(_Message, tag="create_tournament", frozen=True):
+    """A new tournament; with a ``structure`` it is a tournament the service runs (clock,
+    registration and seating, eliminations and payouts), without one a set of tables."""
+
     id: Id
     tournament: Id
     name: Text = ""
+    structure: Structure | None = None
+
+
+class SendTournament(_Message, tag="tournament_command", frozen=True):
+    """A command for a tournament that has a structure. Like ``command``, ``id`` makes it
+    idempotent. The service stamps ``at`` with its own clock and draws the seat of a new entry
+    (``register``, ``reenter``) itself; the tables it touches change in the same commit."""
+
+    id: Id
+    tournament: Id
+    command: TournamentCommand
 
 
 class CreateTable(_Message, tag="create_table", frozen=True):
@@ -84,7 +105,9 @@ class Ping(_Message, tag="ping", frozen=True):
     nonce: Nonce = 0
 
 
-ClientMessage = Hello | Subscribe | Unsubscribe | Send | CreateTournament | CreateTable | Ping
+ClientMessage = (
+    Hello | Subscribe | Unsubscribe | Send | SendTournament | CreateTournament | CreateTable | Ping
+)
 
 
 # --- server -> station ---------------------------------------------------------------------
@@ -148,7 +171,42 @@ class Pong(_Message, tag="pong", frozen=True):
     nonce: Nonce = 0
 
 
-ServerMessage = Welcome | Events | Snapshot | Ack | Error | Resync | Pong
+class TournamentEvents(_Message, tag="tournament_events", frozen=True):
+    """Events of a tournament's own log, numbered like a table's: ``seq`` is the first's."""
+
+    tournament: str
+    seq: int
+    events: list[Any]
+
+
+class TournamentSnapshot(_Message, tag="tournament_snapshot", frozen=True):
+    """The tournament as of its event ``seq``: the typed view of
+    :mod:`protocol.tournament.views`."""
+
+    tournament: str
+    seq: int
+    state: TournamentView
+
+
+class Clock(_Message, tag="clock", frozen=True):
+    """The tournament clock, sent on subscribing and whenever it changes; ``clock.now`` is the
+    server's time, so a screen counts down by itself."""
+
+    clock: ClockView
+
+
+ServerMessage = (
+    Welcome
+    | Events
+    | Snapshot
+    | Ack
+    | Error
+    | Resync
+    | Pong
+    | TournamentEvents
+    | TournamentSnapshot
+    | Clock
+)
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 server_decoder = msgspec.json.Decoder(ServerMessage)
