@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.commands import Command
 from protocol.config import TableConfig
+from protocol.tournament import Structure, TournamentCommand
 from protocol.wire import (
     Ack,
     CreateTable,
@@ -35,9 +36,12 @@ from protocol.wire import (
     Hello,
     Resync,
     Send,
+    SendTournament,
     ServerMessage,
     Snapshot,
     Subscribe,
+    TournamentEvents,
+    TournamentSnapshot,
     Welcome,
     encoder,
     server_decoder,
@@ -63,6 +67,8 @@ class Client:
         self.ws: ClientConnection | None = None
         self.welcome: Welcome | None = None
         self.seen: dict[tuple[str, str], int] = {}
+        self.tournament_seen: dict[str, int] = {}
+        """The last event number seen of each tournament's own log."""
         self.subscriptions: list[tuple[str, str | None]] = []
         self._ids = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
@@ -93,7 +99,13 @@ class Client:
         assert self.ws is not None
         if table is None:
             since = {t: seq for (tr, t), seq in self.seen.items() if tr == tournament}
-            message = Subscribe(tournament, None, 0, since)
+            message = Subscribe(
+                tournament,
+                None,
+                0,
+                since,
+                tournament_since=self.tournament_seen.get(tournament, -1),
+            )
         else:
             message = Subscribe(tournament, table, self.seen.get((tournament, table), 0))
         await self.ws.send(encoder.encode(message).decode())
@@ -143,7 +155,24 @@ class Client:
         sent again, same id, for up to ``patience`` seconds; ``timeout`` bounds one attempt
         (a ``TimeoutError`` also leaves the outcome unknown: send the same id again)."""
         cid = command_id or self.next_id()
-        message = Send(cid, tournament, table, command, after)
+        return await self._acked(
+            Send(cid, tournament, table, command, after), cid, timeout, patience
+        )
+
+    async def tournament_command(
+        self,
+        tournament: str,
+        command: TournamentCommand,
+        command_id: str | None = None,
+        timeout: float = 10,
+        patience: float = 120,
+    ) -> Ack:
+        """A tournament command (``tournament_command``), retried like :meth:`command`; the
+        ack's ``seq`` is the tournament log's last event number."""
+        cid = command_id or self.next_id()
+        return await self._acked(SendTournament(cid, tournament, command), cid, timeout, patience)
+
+    async def _acked(self, message: Any, cid: str, timeout: float, patience: float) -> Ack:
         give_up = time.monotonic() + patience
         delay = 0.1
         while True:
@@ -166,9 +195,11 @@ class Client:
         """A client that does not reconnect cannot learn more; nor once patience runs out."""
         return self.reconnect and time.monotonic() + delay < give_up
 
-    async def create_tournament(self, tournament: str, name: str = "") -> None:
+    async def create_tournament(
+        self, tournament: str, name: str = "", structure: Structure | None = None
+    ) -> None:
         cid = self.next_id()
-        await self._request(CreateTournament(cid, tournament, name), cid, 10)
+        await self._request(CreateTournament(cid, tournament, name, structure), cid, 10)
 
     async def create_table(self, tournament: str, table: str, config: TableConfig) -> None:
         cid = self.next_id()
@@ -194,6 +225,18 @@ class Client:
             self.seen[key] = end
         elif isinstance(message, Snapshot):
             self.seen[(message.tournament, message.table)] = message.seq
+        elif isinstance(message, TournamentEvents):
+            last = self.tournament_seen.get(message.tournament, 0)
+            end = message.seq + len(message.events) - 1
+            if end <= last:
+                return None
+            if message.seq <= last:
+                message = TournamentEvents(
+                    message.tournament, last + 1, message.events[last + 1 - message.seq :]
+                )
+            self.tournament_seen[message.tournament] = end
+        elif isinstance(message, TournamentSnapshot):
+            self.tournament_seen[message.tournament] = message.seq
         return message
 
     async def run(self) -> None:
