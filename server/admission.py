@@ -39,9 +39,7 @@ REFRESH = 1.0
 class Door:
     """Connections upgraded to a websocket that have not signed in yet."""
 
-    def __init__(
-        self, total: int = 256, per_address: int = 16, hello_timeout: float = 3.0
-    ) -> None:
+    def __init__(self, total: int = 256, per_address: int = 16, hello_timeout: float = 3.0) -> None:
         self.total = total
         self.per_address = per_address
         self.hello_timeout = hello_timeout
@@ -157,4 +155,3 @@ class Sessions:
                     self._ending.add(task)
                     task.add_done_callback(self._ending.discard)
             await asyncio.sleep(REFRESH)
-

@@ -60,6 +60,8 @@ from server.station import Gate, Services, Station
 from server.store import Store
 from server.tables import Tables
 from server.timers import LEASE_KEY, Timers
+from server.tournament_store import TournamentStore
+from server.tournaments import Tournaments
 from server.watch import Watchdog
 
 log = logging.getLogger("tablewire.server")
@@ -140,9 +142,17 @@ class App:
         pool_size = getattr(redis.connection_pool, "max_connections", REDIS_CONNECTIONS)
         self.tables = Tables(self.store, slots=max(1, pool_size * 15 // 16))
         self.fanout = Fanout(redis, self.store)
+        self.tournaments = Tournaments(TournamentStore(redis), self.tables)
         self.gate = Gate()
         self.services = Services(
-            self.tables, self.fanout, self.store, self.secret, self.name, self.heartbeat, self.gate
+            self.tables,
+            self.fanout,
+            self.store,
+            self.tournaments,
+            self.secret,
+            self.name,
+            self.heartbeat,
+            self.gate,
         )
 
     async def handle(self, ws: ServerConnection) -> None:
@@ -393,7 +403,7 @@ async def _serve(
     # Service-side work: the Redis stall watchdog on every instance, and the clocks on players
     # run by whichever instance holds the timers lease (server.lease, server.timers).
     watchdog = loop.create_task(Watchdog(redis).run())
-    timers = Timers(app.store, app.tables, app.fanout)
+    timers = Timers(app.store, app.tables, app.fanout, app.tournaments)
     lease = Lease(redis, LEASE_KEY, f"{settings.name}:{os.getpid()}:{secrets.token_hex(4)}")
     timing = loop.create_task(lease.run(timers.run))
     supervisor = loop.create_task(_supervise(embedded)) if embedded else None

@@ -6,6 +6,11 @@ told of new tables and told to resync. A delayed display (a token's ``delay``) i
 frame by itself: frames for each delay go through one :class:`DelayLine` shared by every
 station with that delay, and come out when the delay has passed since their commit.
 
+A tournament's own log travels the same way, as the "table" ``TOURNAMENT_LOG``: its frames go
+to the stations watching the whole tournament, as ``tournament_events``. A commit that changed
+the tournament's clock carries its view; every station of that tournament, one-table stations
+included, is sent the ``clock`` with the server's time.
+
 An instance remembers the last event number it delivered per table. A jump in the numbers (a
 message lost while the subscription was down, a Redis restart) is filled from the table's log
 before anything newer is delivered. A liveness probe — a message this instance publishes to
@@ -27,13 +32,16 @@ from typing import Any, Protocol
 import msgspec
 from redis.asyncio import Redis
 
-from protocol.wire import Events, encoder
+from protocol.tournament.views import ClockView
+from protocol.wire import Clock, Events, TournamentEvents, encoder
 from server import metrics
-from server.store import CHANNEL_PATTERN, Published, Store, channel
+from server.store import CHANNEL_PATTERN, TOURNAMENT_LOG, Published, Store, channel
+from server.tables import Applied
 from server.views import public_events
 
 log = logging.getLogger("tablewire.fanout")
 _published = msgspec.json.Decoder(Published)
+_clock = msgspec.json.Decoder(ClockView)
 PROBE = "__probe__"
 PROBE_EVERY = 1.0
 PROBE_GRACE = 5.0
@@ -44,7 +52,13 @@ class Frame:
     """One delivery of a table's events, encoded once per view and shared by all stations."""
 
     def __init__(
-        self, tournament: str, table: str, seq: int, events: list[bytes], at: float
+        self,
+        tournament: str,
+        table: str,
+        seq: int,
+        events: list[bytes],
+        at: float,
+        clock: bytes | None = None,
     ) -> None:
         self.tournament, self.table, self.seq, self.events, self.at = (
             tournament,
@@ -53,6 +67,8 @@ class Frame:
             events,
             at,
         )
+        self.clock = clock
+        """The tournament's clock view (JSON) when this commit changed it."""
         self._full: bytes | None = None
         self._public: bytes | None = None
 
@@ -79,8 +95,24 @@ class Frame:
 def _events_message(
     tournament: str, table: str, seq: int, events: list[bytes], public: bool
 ) -> bytes:
+    if table == TOURNAMENT_LOG:
+        # Nothing of a tournament is hidden from the room: one message for every role.
+        return encoder.encode(TournamentEvents(tournament, seq, [msgspec.Raw(e) for e in events]))
     body: list[Any] = public_events(events) if public else [msgspec.Raw(e) for e in events]
     return encoder.encode(Events(tournament, table, seq, body))
+
+
+def committed_frames(tournament: str, table: str, applied: Applied) -> list[Frame]:
+    """The frames a command's commit made: the table's, then the other logs of its step."""
+    frames: list[Frame] = []
+    if applied.events:
+        first = applied.seq - len(applied.events) + 1
+        frames.append(Frame(tournament, table, first, applied.events, applied.at))
+    for logged in applied.more:
+        frames.append(
+            Frame(tournament, logged.table, logged.seq, logged.events, logged.at, logged.clock)
+        )
+    return frames
 
 
 def frames_from(tournament: str, table: str, found: list[tuple[int, bytes]]) -> Iterable[Frame]:
@@ -108,6 +140,9 @@ class Subscriber(Protocol):
 
     def resync(self, reason: str) -> None:
         """Events it is owed are lost: it must start again from a snapshot."""
+
+    def clock(self, message: bytes) -> None:
+        """The tournament's ``clock`` changed (sent at once, whatever the delay)."""
 
 
 class DelayLine:
@@ -263,8 +298,9 @@ class Fanout:
             for station in self.by_tournament.get(pub.tournament, set()):
                 station.new_table(key)
             return
+        clock = bytes(pub.clock) if pub.clock is not None else None
         await self.accept(
-            Frame(pub.tournament, pub.table, pub.seq, [bytes(e) for e in pub.events], pub.at)
+            Frame(pub.tournament, pub.table, pub.seq, [bytes(e) for e in pub.events], pub.at, clock)
         )
 
     async def accept(self, frame: Frame) -> None:
@@ -309,6 +345,8 @@ class Fanout:
             return
         self.last_seq[key] = frame.last
         metrics.FANOUT_LAG.observe(max(0.0, time.time() - frame.at))
+        if frame.clock is not None:
+            self._clock(frame.tournament, frame.clock)
         for station in self._stations(key):
             if not station.delay:
                 station.offer(key, frame)
@@ -317,6 +355,17 @@ class Fanout:
             if line is None:
                 line = self.lines[delay] = DelayLine(delay, self._released)
             line.put(frame)
+
+    def _clock(self, tournament: str, view: bytes) -> None:
+        """Every station of the tournament gets the clock, stamped with the time now."""
+        now = int(time.time() * 1000)
+        message = encoder.encode(Clock(msgspec.structs.replace(_clock.decode(view), now=now)))
+        stations = set(self.by_tournament.get(tournament, set()))
+        for (t, _), watching in self.by_table.items():
+            if t == tournament:
+                stations |= watching
+        for station in stations:
+            station.clock(message)
 
     def _released(self, delay: float, frame: Frame) -> None:
         key = (frame.tournament, frame.table)

@@ -8,6 +8,10 @@ table has not reached, is answered with a snapshot. Live frames that arrive duri
 wait for it, up to ``HOLD_BYTES``; past that they are dropped and read from the log instead.
 A delayed display reads the log as of ``now - delay`` (:class:`server.fanout.DelayLine`).
 
+A tournament that has a structure has its own log, followed as the "table" ``TOURNAMENT_LOG``
+by stations watching the whole tournament (from ``tournament_since``, or a
+``tournament_snapshot``); every station of such a tournament is sent its ``clock``.
+
 :class:`Following` is what the fan-out knows of a station (its ``Subscriber``).
 """
 
@@ -19,11 +23,12 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from protocol.wire import Subscribe, Unsubscribe
 from server import metrics
 from server.fanout import Fanout, Frame, frames_from
-from server.store import Store
+from server.store import TOURNAMENT_LOG, Store
 from server.tables import Tables
 from server.views import snapshot_message
 
@@ -35,6 +40,16 @@ REPLAY_MAX = int(os.environ.get("TABLEWIRE_REPLAY_MAX", "5000"))
 HOLD_BYTES = 1024 * 1024
 """Live frames held for a station while it catches up; past that they are read from the log."""
 Key = tuple[str, str]
+
+
+class TournamentViews(Protocol):
+    """What a station's subscriptions need of the tournaments (``server.tournaments``)."""
+
+    async def structured(self, tournament: str) -> bool: ...
+
+    async def clock_message(self, tournament_id: str) -> bytes | None: ...
+
+    async def snapshot_message(self, tournament_id: str) -> tuple[int, bytes] | None: ...
 
 
 @dataclass
@@ -62,8 +77,10 @@ class Following:
         closed: Callable[[], bool],
         public: bool,
         delay: float,
+        tournaments: TournamentViews,
     ) -> None:
         self.tables, self.fanout, self.store = tables, fanout, store
+        self.tournaments = tournaments
         self.send, self.refusal, self.resync, self.below, self.closed = (
             send,
             refusal,
@@ -86,6 +103,10 @@ class Following:
             if waiting.task is not None:
                 waiting.task.cancel()
         self.fanout.forget(self)
+
+    def clock(self, message: bytes) -> None:
+        if not self.closed():
+            self.send(message)
 
     def new_table(self, key: Key) -> None:
         """A table was created in a watched tournament: send its snapshot."""
@@ -132,6 +153,7 @@ class Following:
             previous.cancel()
         try:
             tables = await self._tables(message)
+            clock = await self.tournaments.clock_message(message.tournament) if tables else None
         except Exception:
             # Redis is down or failed half-way: the station reconnects and subscribes again.
             log.warning("subscription failed", exc_info=True)
@@ -147,6 +169,8 @@ class Following:
             self._hold(key)
             self.fanout.watch(self, *key)
         self.fanout.watch(self, message.tournament, message.table)
+        if clock is not None:
+            self.send(clock)
         pending = list(zip(keys, tables.values(), strict=True))
         task = asyncio.get_running_loop().create_task(self._follow(pending))
         self.tasks[scope] = task
@@ -161,7 +185,10 @@ class Following:
             return {message.table: -1 if message.snapshot else message.since}
         first = -1 if message.snapshot else 0
         names = await self.store.tables(message.tournament)
-        return {t: message.tables_since.get(t, first) for t in names}
+        covered = {t: message.tables_since.get(t, first) for t in names}
+        if await self.tournaments.structured(message.tournament):
+            covered = {TOURNAMENT_LOG: message.tournament_since, **covered}
+        return covered
 
     def _followed(self, scope: tuple[str, str | None], task: asyncio.Task[None]) -> None:
         if self.tasks.get(scope) is task:
@@ -278,6 +305,13 @@ class Following:
     async def _snapshot(self, key: Key) -> int:
         """Send the table as it is now; a delayed display gets it once the delay has passed
         since its last event."""
+        if key[1] == TOURNAMENT_LOG:
+            view = await self.tournaments.snapshot_message(key[0])
+            if view is None:
+                return -1
+            self.send(view[1])
+            self.last_sent[key] = view[0]
+            return view[0]
         cached = await self.tables.state(*key)
         if cached is None:
             return -1

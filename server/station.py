@@ -31,6 +31,26 @@ from protocol.commands import (
     Ruling,
     SetLevel,
 )
+from protocol.tournament import (
+    AddTime,
+    ChipPenalty,
+    Disqualify,
+    HandEnded,
+    MarkAbsent,
+    MarkReturned,
+    MovePlayer,
+    NextLevel,
+    PauseClock,
+    PreviousLevel,
+    ResumeClock,
+    StartClock,
+    Tick,
+    TournamentCommand,
+    UseTimeBank,
+)
+from protocol.tournament import (
+    ColorUp as ColorUpTournament,
+)
 from protocol.wire import (
     Ack,
     CreateTable,
@@ -41,6 +61,7 @@ from protocol.wire import (
     Pong,
     Resync,
     Send,
+    SendTournament,
     Subscribe,
     Unsubscribe,
     Welcome,
@@ -50,12 +71,13 @@ from protocol.wire import (
 from server import metrics
 from server.admission import Door, Sessions
 from server.connection import Connection
-from server.fanout import Fanout, Frame
+from server.fanout import Fanout, committed_frames
 from server.following import Following
 from server.outbox import Outbox
 from server.store import Store
-from server.tables import Applied, Busy, Tables
+from server.tables import Applied, Busy, Refused, Tables
 from server.tokens import CLOSE_CODES, Claims, TokenError, verify
+from server.tournaments import Tournaments
 
 log = logging.getLogger("tablewire.station")
 OUTBOX_BYTES = int(os.environ.get("TABLEWIRE_OUTBOX_BYTES", str(4 * 1024 * 1024)))
@@ -67,6 +89,25 @@ HELLO_TIMEOUT = 3.0
 """Seconds a new connection has to send its hello (``Door.hello_timeout`` when configured)."""
 FLOOR_ONLY = (Ruling, Penalty, Correction)
 ADMIN_ONLY = (AddPlayer, RemovePlayer, SetLevel, AddChips, ColorUp)
+FLOOR_TOURNAMENT = (
+    StartClock,
+    PauseClock,
+    ResumeClock,
+    AddTime,
+    NextLevel,
+    PreviousLevel,
+    MarkAbsent,
+    MarkReturned,
+    ChipPenalty,
+    Disqualify,
+    MovePlayer,
+    ColorUpTournament,
+    UseTimeBank,
+)
+"""Tournament commands of the floor: the clock and the floor's rulings; the admin (the TD) has
+every command (set-up, registration)."""
+SERVICE_ONLY = (HandEnded, Tick)
+"""Told to a tournament by the service itself: hand ends by the tables, time by its clock."""
 _path = re.compile(r" - at `(?:key` in `)?(\$[^`]*)`")
 Key = tuple[str, str]
 
@@ -103,6 +144,7 @@ class Services:
     tables: Tables
     fanout: Fanout
     store: Store
+    tournaments: Tournaments
     secret: bytes
     name: str
     heartbeat: float
@@ -134,6 +176,19 @@ def permitted(claims: Claims, command: Command, table: str) -> str | None:
     ):
         return f"'{type(command).__name__}' is for the tournament admin"
     return None
+
+
+def tournament_permitted(claims: Claims, command: TournamentCommand) -> str | None:
+    """Why the role may not send this tournament command, or None when it may."""
+    if isinstance(command, SERVICE_ONLY):
+        return "hand ends come from the tables and time from the service's clock"
+    if claims.table is not None:
+        return f"this {claims.role} token is for table {claims.table}"
+    if claims.role == "admin":
+        return None
+    if claims.role == "floor" and isinstance(command, FLOOR_TOURNAMENT):
+        return None
+    return f"'{type(command).__name__}' is for the tournament director"
 
 
 def signed(claims: Claims, command: Command) -> Command:
@@ -209,6 +264,7 @@ class Station:
                 lambda: self.closing,
                 self.public,
                 self.delay,
+                services.tournaments,
             )
             try:
                 await self._read()
@@ -337,6 +393,8 @@ class Station:
         match message:
             case Send():
                 await self._command(message)
+            case SendTournament():
+                await self._tournament_command(message)
             case Subscribe():
                 why = self._in_scope(message.tournament, message.table)
                 if why:
@@ -407,19 +465,51 @@ class Station:
             gate.in_flight -= 1
         metrics.COMMAND_SECONDS.observe(time.monotonic() - started)
         extra = {"tournament": message.tournament, "table": message.table, "command_id": message.id}
+        await self._answer(message.id, message.tournament, message.table, result, extra)
+
+    async def _answer(
+        self,
+        command_id: str,
+        tournament: str,
+        table: str,
+        result: Applied | Refused,
+        extra: dict[str, str],
+    ) -> None:
         if isinstance(result, Applied):
             metrics.COMMANDS.labels("duplicate" if result.duplicate else "applied").inc()
             log.debug("command applied", extra={**extra, "seq": result.seq})
-            if result.events:
-                first = result.seq - len(result.events) + 1
-                frame = Frame(message.tournament, message.table, first, result.events, result.at)
+            for frame in committed_frames(tournament, table, result):
                 await self.services.fanout.accept(frame)
-            ack = Ack(message.id, message.tournament, message.table, result.seq, result.duplicate)
+            ack = Ack(command_id, tournament, table, result.seq, result.duplicate)
             self.send(encoder.encode(ack))
         else:
             metrics.COMMANDS.labels(result.code).inc()
             log.debug("command refused", extra={**extra, "code": result.code})
-            self.send(refusal(result.code, result.message, id=message.id, rule=result.rule or None))
+            self.send(refusal(result.code, result.message, id=command_id, rule=result.rule or None))
+
+    async def _tournament_command(self, message: SendTournament) -> None:
+        assert self.claims is not None
+        why = self._in_scope(message.tournament, None) or tournament_permitted(
+            self.claims, message.command
+        )
+        if why:
+            metrics.COMMANDS.labels("forbidden").inc()
+            self.send(refusal("forbidden", why, id=message.id))
+            return
+        gate = self.services.gate
+        gate.in_flight += 1
+        try:
+            result = await self.services.tournaments.command(
+                message.tournament, message.id, message.command
+            )
+        except Busy as exc:
+            metrics.COMMANDS.labels("busy").inc()
+            self.send(refusal("busy", str(exc), id=message.id))
+            return
+        finally:
+            gate.in_flight -= 1
+        extra = {"tournament": message.tournament, "command_id": message.id}
+        await self._answer(message.id, message.tournament, "", result, extra)
 
     async def _admin(self, message: CreateTournament | CreateTable) -> None:
         assert self.claims is not None
@@ -430,7 +520,15 @@ class Station:
             self.send(refusal("forbidden", why, id=message.id))
             return
         if isinstance(message, CreateTournament):
-            if not await self.services.store.create_tournament(message.tournament, message.name):
+            if message.structure is not None:
+                created = await self.services.tournaments.create(
+                    message.tournament, message.name, message.structure
+                )
+            else:
+                created = await self.services.store.create_tournament(
+                    message.tournament, message.name
+                )
+            if not created:
                 self.send(
                     refusal(
                         "exists", f"tournament {message.tournament} already exists", id=message.id
@@ -438,6 +536,16 @@ class Station:
                 )
                 return
             self.send(encoder.encode(Ack(message.id, message.tournament, "", 0)))
+            return
+        if await self.services.tournaments.structured(message.tournament):
+            self.send(
+                refusal(
+                    "tournament_only",
+                    "a tournament's tables are opened by its `open_table` command"
+                    " (its seats join the draw, 8)",
+                    id=message.id,
+                )
+            )
             return
         created = await self.services.tables.create(
             message.tournament, message.table, message.config

@@ -19,6 +19,12 @@ on Redis Cluster):
 - ``tw:{T}:deadlines`` — sorted set: table id scored by its running clock's ``expires`` (ms),
   kept by the commit script; the service's timers rule on it (``server.timers``).
 - ``tw:timed`` — set of the tournaments that ever had a clock: where the timers look.
+- ``tw:{T}:tournament:state`` — hash, for a tournament with a structure: ``seq``, ``snap`` (the
+  tournament engine's state, msgpack), ``structure`` (JSON), ``hold`` (why no hand may start
+  now, ``code|rule|message``, empty when hands may start). ``tw:{T}:tournament:log`` is its
+  event log, like a table's; the tournament's clock deadline is the member ``""`` of
+  ``tw:{T}:deadlines``. In the functions below the tournament's log is the "table"
+  ``TOURNAMENT_LOG`` (``""``), so catch-ups and the fan-out serve it as they serve a table's.
 - channel ``tw:{T}:events`` — every commit publishes ``{table, seq, at, events}`` there.
 
 A command is committed by one Lua script: check that the snapshot's sequence number is the one
@@ -52,6 +58,10 @@ end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '-1')
 if seq ~= tonumber(ARGV[1]) then return {'conflict', tostring(seq)} end
 local count = tonumber(ARGV[6])
+if ARGV[12 + count] == '1' then
+  local hold = redis.call('HGET', KEYS[7], 'hold')
+  if hold and hold ~= '' then return {'held', hold} end
+end
 local at = ARGV[7]
 for i = 1, count do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[11 + i], 'a', at)
@@ -70,7 +80,9 @@ return {'ok', tostring(last)}
 """
 """ARGV: expected seq, command id, snapshot, published message, log length, event count,
 commit time, attempt token, how long to keep it (ms), the table's clock deadline (``''``
-unchanged, ``'-'`` none, else ``expires`` in ms), the table id, then the events.
+unchanged, ``'-'`` none, else ``expires`` in ms), the table id, the events, then ``'1'`` when
+the command starts a hand in a tournament that has a structure: the tournament's ``hold``
+(a break, a clock not started) refuses it, in the same script (``held``).
 
 An earlier *request* with the command id answers ``duplicate``; the same attempt sent again
 (the Redis client retries a call that timed out, and the first send may have run) answers
@@ -104,15 +116,25 @@ def tag(tournament: str) -> str:
     return "tw:{" + tournament + "}"
 
 
+TOURNAMENT_LOG = ""
+"""The tournament's own log where a table id is expected (no table id is empty)."""
+
+
 def state_key(tournament: str, table: str) -> str:
+    if table == TOURNAMENT_LOG:
+        return f"{tag(tournament)}:tournament:state"
     return f"{tag(tournament)}:table:{table}:state"
 
 
 def log_key(tournament: str, table: str) -> str:
+    if table == TOURNAMENT_LOG:
+        return f"{tag(tournament)}:tournament:log"
     return f"{tag(tournament)}:table:{table}:log"
 
 
 def commands_key(tournament: str, table: str) -> str:
+    if table == TOURNAMENT_LOG:
+        return f"{tag(tournament)}:tournament:commands"
     return f"{tag(tournament)}:table:{table}:commands"
 
 
@@ -125,6 +147,8 @@ def channel(tournament: str) -> str:
 
 
 def attempt_key(tournament: str, table: str, command_id: str) -> str:
+    if table == TOURNAMENT_LOG:
+        return f"{tag(tournament)}:tournament:attempt:{command_id}"
     return f"{tag(tournament)}:table:{table}:attempt:{command_id}"
 
 
@@ -150,6 +174,9 @@ class Published(msgspec.Struct, frozen=True):
     seq: int
     at: float
     events: list[msgspec.Raw]
+    clock: msgspec.Raw | None = None
+    """The tournament's clock view (JSON) when the commit changed it: every subscriber of the
+    tournament is sent it."""
 
 
 @dataclass(frozen=True)
@@ -171,9 +198,10 @@ class Logged:
 @dataclass(frozen=True)
 class Committed:
     outcome: str
-    """``ok``, ``conflict`` (another writer got there first) or ``duplicate`` (an earlier
-    request with this command id committed)."""
+    """``ok``, ``conflict`` (another writer got there first), ``duplicate`` (an earlier
+    request with this command id committed) or ``held`` (the tournament holds new hands)."""
     seq: int
+    reason: str = ""
 
 
 KEEP = ""
@@ -228,9 +256,12 @@ class Store:
         events: list[bytes],
         at: float,
         deadline: str = KEEP,
+        held: bool = False,
     ) -> Committed:
         """Commit one command's events; ``deadline`` is ``KEEP``, ``NO_CLOCK`` or the clock's
-        ``expires`` (ms). A Redis timeout or lost connection raises: the script may have run."""
+        ``expires`` (ms); ``held``: a hand starts, refused while the tournament holds hands
+        (outcome ``held``, the hold's text as ``reason``). A Redis timeout or lost connection
+        raises: the script may have run."""
         keys = [
             state_key(tournament, table),
             log_key(tournament, table),
@@ -238,6 +269,7 @@ class Store:
             channel(tournament),
             deadlines_key(tournament),
             attempt_key(tournament, table, command_id),
+            state_key(tournament, TOURNAMENT_LOG),
         ]
         args: list[bytes | str | int] = [
             expected,
@@ -252,12 +284,15 @@ class Store:
             deadline,
             table,
             *events,
+            "1" if held else "0",
         ]
         if deadline not in (KEEP, NO_CLOCK):
             await self.redis.sadd(TIMED, tournament)
         started = time.perf_counter()
         outcome, seq = await self._commit(keys=keys, args=args)
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+        if outcome == b"held":
+            return Committed("held", -1, seq.decode())
         return Committed(outcome.decode(), int(seq))
 
     async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:

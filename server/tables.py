@@ -12,22 +12,30 @@ commit is never tried again here with another snapshot.
 
 After each commit the table's running clock deadline (rule 31) is kept in the tournament's
 deadlines, in the same script, so the service's timers (``server.timers``) rule on it.
+
+A table of a tournament that has a structure belongs to it (:mod:`server.tournaments`, the
+``hook``): seats, levels and chips come from the tournament, so those commands are refused
+here; a ``start_hand`` is refused in the commit script while the tournament holds new hands (a
+break, the clock not started); and a command that ends a hand is committed by the tournament,
+with what the hand end does to it, in one step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from protocol import Command, ErrorEvent, TableConfig
+from protocol import Command, ErrorEvent, Event, HandEnd, StartHand, TableConfig
 from server import metrics
 from server.engine import TableState, apply, new_table
 from server.store import KEEP, NO_CLOCK, Published, Store
+from server.tournament_glue import ordered_only
 
 _state_decoder = msgspec.msgpack.Decoder(TableState)
 _config_decoder = msgspec.json.Decoder(TableConfig)
@@ -45,6 +53,18 @@ class Cached:
 
 
 @dataclass(frozen=True)
+class Logged:
+    """Events a step committed to another log (the tournament's, or another table's)."""
+
+    table: str
+    seq: int
+    events: list[bytes]
+    at: float
+    clock: bytes | None = None
+    """The tournament's clock view (JSON), when the step changed it."""
+
+
+@dataclass(frozen=True)
 class Applied:
     seq: int
     duplicate: bool = False
@@ -52,6 +72,8 @@ class Applied:
     """The committed events (JSON), for this instance's own stations at once."""
     at: float = 0.0
     """When they were committed (Unix seconds), as the log records it."""
+    more: list[Logged] = field(default_factory=list)
+    """What the same step committed to other logs (a tournament step)."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +87,30 @@ class Busy(Exception):
     """The table kept changing under us; the station may retry with the same command id."""
 
 
+class TournamentHook(Protocol):
+    """What a table needs of its tournament (:class:`server.tournaments.Tournaments`)."""
+
+    async def structured(self, tournament: str) -> bool: ...
+
+    async def hand_step(
+        self,
+        tournament_id: str,
+        table: str,
+        command_id: str,
+        before: Cached,
+        after: TableState,
+        events: list[Event],
+        table_deadline: str,
+    ) -> Applied | Refused | None: ...
+
+
 class Tables:
     def __init__(self, store: Store, slots: int) -> None:
         self.store = store
         self.cache: dict[tuple[str, str], Cached] = {}
         self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.hook: TournamentHook | None = None
+        """The tournaments, when the service runs them."""
         self.slots = asyncio.Semaphore(slots)
         """Commands being applied at once. Past that, commands wait here in arrival order: the
         Redis pool's own wait lets a newcomer overtake a woken waiter, so under a burst some
@@ -120,6 +161,9 @@ class Tables:
                 return Refused(
                     "unknown_table", f"there is no table {table} in tournament {tournament}"
                 )
+            run_by_tournament = self.hook is not None and await self.hook.structured(tournament)
+            if run_by_tournament and (why := ordered_only(command)):
+                return Refused("tournament_only", why)
             if after is not None and after != cached.seq:
                 done = await self.store.seen(tournament, table, command_id)
                 if done is not None:
@@ -144,6 +188,20 @@ class Tables:
                 # The engine's own code ("hand_in_play", "awaiting_floor", ...) is the wire
                 # code: one vocabulary from the rules to the station (README, errors).
                 return Refused(error.code, error.message, error.rule)
+            if run_by_tournament and any(isinstance(e, HandEnd) and not e.void for e in events):
+                assert self.hook is not None
+                ended = await self.hook.hand_step(
+                    tournament,
+                    table,
+                    command_id,
+                    cached,
+                    state,
+                    events,
+                    _deadline(cached.state, state),
+                )
+                if ended is not None:
+                    return ended
+                continue  # the table moved on meanwhile: judge the command afresh
             blobs = [_json.encode(e) for e in events]
             at = time.time()
             raw = [msgspec.Raw(b) for b in blobs]
@@ -159,6 +217,7 @@ class Tables:
                     blobs,
                     at,
                     _deadline(cached.state, state),
+                    held=run_by_tournament and isinstance(command, StartHand),
                 )
             except (RedisConnectionError, RedisTimeoutError):
                 self.cache.pop(key, None)
@@ -169,6 +228,9 @@ class Tables:
             if result.outcome == "duplicate":
                 self.cache.pop(key, None)
                 return Applied(result.seq, duplicate=True)
+            if result.outcome == "held":
+                code, rule, message = result.reason.split("|", 2)
+                return Refused(code, message, rule)
             metrics.CONFLICTS.inc()
             self.cache.pop(key, None)
         raise Busy(f"table {table} kept changing; retry with the same command id")

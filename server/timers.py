@@ -6,6 +6,12 @@ late. Now every commit keeps the table's clock deadline in the tournament's ``de
 (``server.store``), and the instance holding the timers lease (``server.lease``) applies
 ``Time(at=expires + 1)`` through :meth:`Tables.apply` once the service's wall clock passes it.
 
+The tournament's clock is ruled on the same way: its deadline is the member ``TOURNAMENT_LOG``
+of the same sorted set, the end of the running level or break, and the holder applies the
+tournament's ``time`` (:meth:`Tournaments.tick`), so a level starts when the clock reaches it
+(25-A) whether or not any screen is open, and exactly once: the command id names the step
+that ends and when.
+
 The command id is ``clock:{seq}``, the table's last event number when the clock was found
 expired, and the command is conditional on that number (``after``): two instances that both
 rule on the same expiry (a holder paused past its lease) send the same command, and it is
@@ -19,9 +25,10 @@ import logging
 import time
 
 from protocol.commands import Time
-from server.fanout import Fanout, Frame
-from server.store import Store
+from server.fanout import Fanout, committed_frames
+from server.store import TOURNAMENT_LOG, Store
 from server.tables import Applied, Busy, Tables
+from server.tournaments import Tournaments
 
 log = logging.getLogger("tablewire.timers")
 TICK = 0.1
@@ -30,10 +37,13 @@ LEASE_KEY = "tw:lease:timers"
 
 
 class Timers:
-    def __init__(self, store: Store, tables: Tables, fanout: Fanout) -> None:
+    def __init__(
+        self, store: Store, tables: Tables, fanout: Fanout, tournaments: Tournaments
+    ) -> None:
         self.store = store
         self.tables = tables
         self.fanout = fanout
+        self.tournaments = tournaments
 
     async def run(self) -> None:
         """Rule on every expired clock, for as long as this instance holds the lease."""
@@ -48,6 +58,9 @@ class Timers:
             await asyncio.sleep(TICK)
 
     async def expire(self, tournament: str, table: str, expires: int) -> None:
+        if table == TOURNAMENT_LOG:
+            await self.level_ends(tournament, expires)
+            return
         cached = await self.tables.state(tournament, table)
         clock = cached.state.clock if cached is not None else None
         if cached is None or clock is None or clock.expires != expires:
@@ -71,13 +84,34 @@ class Timers:
                     "command_id": command_id,
                 },
             )
-            if result.events:
-                first = result.seq - len(result.events) + 1
-                await self.fanout.accept(Frame(tournament, table, first, result.events, result.at))
+            for frame in committed_frames(tournament, table, result):
+                await self.fanout.accept(frame)
         elif result.code in ("stale", "unknown_outcome", "unavailable"):
             return  # the table moved on, or Redis did not answer: look again next tick
         # Ruled on, or refused for good; a clock the ruling left standing is not ruled twice.
         await self.store.clear_deadline(tournament, table, expires)
+
+    async def level_ends(self, tournament: str, expires: int) -> None:
+        """The tournament's level or break ends at ``expires``: apply its ``time``."""
+        try:
+            result = await self.tournaments.tick(tournament, expires)
+        except Busy:
+            return
+        if result is None:
+            # Already ruled on, or the clock was changed (paused, time added): its own
+            # deadline is stored by that commit.
+            await self.store.clear_deadline(tournament, TOURNAMENT_LOG, expires)
+            return
+        if isinstance(result, Applied):
+            log.info("tournament clock", extra={"tournament": tournament, "seq": result.seq})
+            for frame in committed_frames(tournament, TOURNAMENT_LOG, result):
+                await self.fanout.accept(frame)
+            return
+        if result.code not in ("unknown_outcome", "unavailable"):
+            log.warning(
+                "tournament clock refused: %s", result.message, extra={"tournament": tournament}
+            )
+            await self.store.clear_deadline(tournament, TOURNAMENT_LOG, expires)
 
 
 def _now_ms() -> int:

@@ -48,7 +48,7 @@ from collections.abc import Iterable
 
 from protocol.tournament import Structure, TournamentCommand, TournamentError, TournamentEvent
 from server.tournament.chips import chips_in_play
-from server.tournament.clock import level_in_force, may_start_hand
+from server.tournament.clock import hold, level_in_force, may_start_hand
 from server.tournament.dispatch import attempt
 from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
@@ -65,6 +65,7 @@ __all__ = [
     "apply",
     "chips_in_play",
     "evolve",
+    "hold",
     "level_in_force",
     "may_start_hand",
     "new_tournament",

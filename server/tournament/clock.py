@@ -47,15 +47,26 @@ def may_start_hand(t: TournamentState, table: str, at: int) -> Level:
     (a ``time`` command) first: this reads the state, it does not move the clock."""
     if table not in t.tables:
         raise TournamentIllegal("", f"table {table} is not in the tournament", code="unknown_table")
+    held = hold(t, at)
+    if held is not None:
+        raise held
+    return level_in_force(t)
+
+
+def hold(t: TournamentState, at: int) -> TournamentIllegal | None:
+    """Why no table may start a hand at ``at`` (the clock not started, a break, the end), or
+    None when every table may."""
+    if t.finished:
+        return TournamentIllegal("", "the tournament is over", code="finished")
     if not t.clock.started:
-        raise TournamentIllegal("25-A", "the clock has not started", code="not_started")
+        return TournamentIllegal("25-A", "the clock has not started", code="not_started")
     step = t.structure.levels[t.clock.step]
     if step.is_break:
         until = words.clock_time(t.clock.ends_at if t.clock.running else at + t.clock.remaining)
-        raise TournamentIllegal(
+        return TournamentIllegal(
             "25-A", f"the tournament is on a break until {until}: no new hand", code="on_break"
         )
-    return level_in_force(t)
+    return None
 
 
 def start(t: TournamentState, cmd: StartClock, emit: Emit) -> None:

@@ -1,0 +1,433 @@
+"""Tournaments in the service: a tournament command, or a table's hand end, as one atomic step.
+
+The shell around the pure tournament engine (:mod:`server.tournament`), the way
+:mod:`server.tables` is the shell around the table engine. A step brings the tournament's clock
+to the service's time (a ``time`` command: a level whose time has come starts first, 25-A),
+rules on the command, applies what its events order each table (:mod:`server.tournament_glue`)
+and commits the tournament's events and every touched table's in one script
+(:mod:`server.tournament_store`). Another writer in between (a table moving on, another
+instance) makes the commit fail as a whole; the step is then ruled on again from fresh states.
+
+Time and random draws are inputs the service supplies: ``at`` is stamped with the service's
+clock, and a new entry's seat is drawn (``seat`` with a random ``draw``) in the same step as the
+registration, so the draw is recorded in the event and a replay seats everyone the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from dataclasses import dataclass
+
+import msgspec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from protocol import Event, HandEnd
+from protocol.tournament import (
+    ColorUp,
+    Reenter,
+    Register,
+    SeatPlayer,
+    Structure,
+    TableOpened,
+    Tick,
+    TournamentCommand,
+    TournamentError,
+    TournamentEvent,
+    decode_tournament_event,
+)
+from protocol.wire import Clock, TournamentSnapshot, encoder
+from server import metrics, tournament, tournament_glue
+from server.engine import TableState
+from server.store import KEEP, NO_CLOCK, TOURNAMENT_LOG, Published
+from server.tables import UNKNOWN_OUTCOME, Applied, Busy, Cached, Logged, Refused, Tables
+from server.tournament import TournamentState
+from server.tournament_glue import TableLine
+from server.tournament_store import Step, TablePart, TournamentStore
+from server.tournament_views import clock_view, tournament_view
+
+ATTEMPTS = 8
+NOT_KNOWN_FOR = 5.0
+"""Seconds a tournament found without a structure is taken to have none."""
+SNAPSHOT_EVERY = 100
+"""The tournament's snapshot is rewritten every this many events; a load replays the rest."""
+_state_decoder = msgspec.msgpack.Decoder(TournamentState)
+_structure_decoder = msgspec.json.Decoder(Structure)
+_packer = msgspec.msgpack.Encoder()
+_json = msgspec.json.Encoder()
+
+
+@dataclass
+class Known:
+    seq: int
+    state: TournamentState
+    snap_seq: int
+    """The event number of the snapshot in Redis."""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def stamped(command: TournamentCommand, at: int) -> TournamentCommand:
+    """The command at the service's time: a station does not choose when things happened."""
+    if "at" in command.__struct_fields__:
+        return msgspec.structs.replace(command, at=at)
+    return command
+
+
+def hold_text(state: TournamentState, at: int) -> str:
+    """The tournament's ``hold``: why no hand may start now, ``code|rule|message``, or ''."""
+    held = tournament.hold(state, at)
+    return "" if held is None else f"{held.code}|{held.rule}|{held.message}"
+
+
+def deadline(state: TournamentState) -> str:
+    c = state.clock
+    return str(c.ends_at) if c.running and c.ends_at else NO_CLOCK
+
+
+class Tournaments:
+    def __init__(self, store: TournamentStore, tables: Tables) -> None:
+        self.store = store
+        self.tables = tables
+        self.known: dict[str, Known] = {}
+        self.structures: dict[str, float] = {}
+        """Tournaments known to have a structure (``inf``) or not (until when, monotonic)."""
+        self.names: dict[str, str] = {}
+        tables.hook = self
+
+    # --- reading -----------------------------------------------------------------------
+
+    async def structured(self, tournament_id: str) -> bool:
+        """Whether the tournament has a structure (is run by the service). A structure is given
+        at creation and never taken away; "no" is asked again after a few seconds, in case
+        the tournament was created since by another instance."""
+        until = self.structures.get(tournament_id)
+        if until is not None and (until == math.inf or time.monotonic() < until):
+            return until == math.inf
+        found = await self.store.has_structure(tournament_id)
+        self.structures[tournament_id] = math.inf if found else time.monotonic() + NOT_KNOWN_FOR
+        return found
+
+    async def load(self, tournament_id: str) -> Known | None:
+        stored = await self.store.load(tournament_id)
+        if stored is None:
+            return None
+        state = _state_decoder.decode(stored.snap)
+        seq = stored.snap_seq
+        while seq < stored.seq:
+            page = await self.tables.store.page(tournament_id, TOURNAMENT_LOG, seq, 500)
+            if page is None or not page[0]:
+                raise RuntimeError(f"tournament {tournament_id}: its log does not reach back")
+            for entry in page[0]:
+                tournament.evolve(state, decode_tournament_event(entry.event))
+                seq = entry.seq
+        known = self.known[tournament_id] = Known(seq, state, stored.snap_seq)
+        return known
+
+    async def current(self, tournament_id: str) -> Known | None:
+        return self.known.get(tournament_id) or await self.load(tournament_id)
+
+    async def snapshot_message(self, tournament_id: str) -> tuple[int, bytes] | None:
+        known = await self.load(tournament_id)
+        if known is None:
+            return None
+        name = self.names.get(tournament_id, "")
+        view = tournament_view(known.state, name, now_ms())
+        return known.seq, encoder.encode(TournamentSnapshot(tournament_id, known.seq, view))
+
+    async def clock_message(self, tournament_id: str) -> bytes | None:
+        if not await self.structured(tournament_id):
+            return None
+        known = await self.current(tournament_id)
+        if known is None:
+            return None
+        return encoder.encode(Clock(clock_view(known.state, now_ms())))
+
+    # --- set-up ------------------------------------------------------------------------
+
+    async def create(self, tournament_id: str, name: str, structure: Structure) -> bool:
+        state = tournament.new_tournament(structure, tournament_id)
+        created = await self.store.create(
+            tournament_id,
+            name,
+            _packer.encode(state),
+            _json.encode(structure),
+            hold_text(state, now_ms()),
+        )
+        if created:
+            self.structures[tournament_id] = math.inf
+            self.known[tournament_id] = Known(0, state, 0)
+        return created
+
+    # --- steps -------------------------------------------------------------------------
+
+    async def command(
+        self, tournament_id: str, command_id: str, command: TournamentCommand
+    ) -> Applied | Refused:
+        """A station's tournament command, as one step with the tables it touches."""
+        try:
+            return await self._command(tournament_id, command_id, command)
+        except (RedisConnectionError, RedisTimeoutError):
+            return Refused("unavailable", "Redis did not answer in time; nothing changed")
+
+    async def _command(
+        self, tournament_id: str, command_id: str, command: TournamentCommand
+    ) -> Applied | Refused:
+        for _ in range(ATTEMPTS):
+            known = await self.current(tournament_id)
+            if known is None:
+                return Refused("unknown_tournament", f"there is no tournament {tournament_id}")
+            at = now_ms()
+            commands = [stamped(command, at)]
+            if isinstance(command, Register | Reenter) and tournament.pool(known.state):
+                commands.append(SeatPlayer(player=command.player, draw=secrets.randbits(62)))
+            result = await self._step(tournament_id, command_id, known, commands, at)
+            if isinstance(result, Applied | Refused):
+                return result
+        raise Busy(f"tournament {tournament_id} kept changing; retry with the same command id")
+
+    async def tick(self, tournament_id: str, expires: int) -> Applied | Refused | None:
+        """The clock reached ``expires``: the level or break that ends there ends (25-A). The
+        command id names the step and its end, so two instances ruling on it apply it once."""
+        known = await self.load(tournament_id)
+        if known is None or not known.state.clock.running or known.state.clock.ends_at != expires:
+            return None
+        at = max(now_ms(), expires)
+        command_id = f"clock:{known.state.clock.step}:{expires}"
+        for _ in range(ATTEMPTS):
+            result = await self._step(tournament_id, command_id, known, [Tick(at=at)], at)
+            if isinstance(result, Applied | Refused):
+                return result
+            known = await self.load(tournament_id)
+            if known is None or known.state.clock.ends_at != expires:
+                return None
+        return None
+
+    async def hand_step(
+        self,
+        tournament_id: str,
+        table: str,
+        command_id: str,
+        before: Cached,
+        after: TableState,
+        events: list[Event],
+        table_deadline: str,
+    ) -> Applied | Refused | None:
+        """A table command whose events end a hand: the tournament learns of it (eliminations,
+        places, a level counted in hands) in the same commit as the table's events. None when
+        the table moved on meanwhile (the caller rules on the command again)."""
+        end = next(e for e in events if isinstance(e, HandEnd) and not e.void)
+        started = tournament_glue.hand_started(before.state)
+        for _ in range(ATTEMPTS):
+            known = await self.current(tournament_id)
+            if known is None:
+                return Refused("unknown_tournament", f"there is no tournament {tournament_id}")
+            at = now_ms()
+            ended = tournament_glue.hand_ended(table, end, started, at)
+            origin = _Origin(table, before.seq, after, events, table_deadline)
+            result = await self._step(tournament_id, command_id, known, [ended], at, origin)
+            if isinstance(result, _TableMoved):
+                return None
+            if result is not None:
+                return result
+        raise Busy(f"tournament {tournament_id} kept changing; retry with the same command id")
+
+    async def _step(
+        self,
+        tournament_id: str,
+        command_id: str,
+        known: Known,
+        commands: list[TournamentCommand],
+        at: int,
+        origin: _Origin | None = None,
+    ) -> Applied | Refused | _TableMoved | None:
+        """Rule on the commands and commit; None when the tournament moved on (rule again)."""
+        state = known.state
+        if state.clock.started and not state.finished:
+            commands = [Tick(at=at), *commands]
+        tables: dict[str, TableState] = {}
+        expected: dict[str, int] = {}
+        lines: list[TableLine] = []
+        if origin is not None:
+            tables[origin.table] = origin.state
+            expected[origin.table] = origin.seq
+            lines += [TableLine(origin.table, e) for e in origin.events]
+        t_events: list[TournamentEvent] = []
+        for command in commands:
+            state, events = tournament.apply(state, command)
+            if len(events) == 1 and isinstance(events[0], TournamentError):
+                error = events[0]
+                return Refused(error.code, error.message, error.rule)
+            for name in tournament_glue.touched(state, events) - tables.keys():
+                cached = await self._table(tournament_id, name)
+                if cached is not None:
+                    tables[name], expected[name] = cached.state, cached.seq
+            try:
+                for event in events:
+                    if isinstance(event, TableOpened):
+                        expected[event.table] = -1
+                    lines += tournament_glue.order(state, tables, event)
+                if isinstance(command, ColorUp):
+                    lines += tournament_glue.color_up(state, tables, command.table, events)
+            except tournament_glue.Refused as refused:
+                return Refused(
+                    refused.error.code,
+                    f"table {refused.table}: {refused.error.message}",
+                    refused.error.rule,
+                )
+            t_events += events
+        step = self._build(
+            tournament_id, command_id, known, state, t_events, tables, expected, lines, origin
+        )
+        try:
+            committed = await self.store.commit(step)
+        except (RedisConnectionError, RedisTimeoutError):
+            self.known.pop(tournament_id, None)
+            for name in tables:
+                self.tables.cache.pop((tournament_id, name), None)
+            return Refused("unknown_outcome", UNKNOWN_OUTCOME)
+        if committed.outcome == "conflict":
+            metrics.CONFLICTS.inc()
+            self.known.pop(tournament_id, None)
+            for name in tables:
+                self.tables.cache.pop((tournament_id, name), None)
+            if origin is not None and committed.reason == origin.table:
+                return _TableMoved()
+            return None
+        if committed.outcome == "duplicate":
+            self.known.pop(tournament_id, None)
+            return Applied(committed.seq, duplicate=True)
+        return self._committed(tournament_id, known, state, step, tables, committed.seq)
+
+    async def _table(self, tournament_id: str, table: str) -> Cached | None:
+        key = (tournament_id, table)
+        return self.tables.cache.get(key) or await self.tables.state(tournament_id, table)
+
+    def _build(
+        self,
+        tournament_id: str,
+        command_id: str,
+        known: Known,
+        state: TournamentState,
+        t_events: list[TournamentEvent],
+        tables: dict[str, TableState],
+        expected: dict[str, int],
+        lines: list[TableLine],
+        origin: _Origin | None,
+    ) -> Step:
+        at = time.time()
+        blobs = [_json.encode(e) for e in t_events]
+        last = known.seq + len(blobs)
+        snap = b""
+        if blobs and last - known.snap_seq >= SNAPSHOT_EVERY:
+            snap = _packer.encode(state)
+        clock = _json.encode(clock_view(state)) if _clock_changed(known.state, state) else None
+        published = _json.encode(
+            Published(
+                tournament_id,
+                TOURNAMENT_LOG,
+                known.seq + 1,
+                at,
+                [msgspec.Raw(b) for b in blobs],
+                msgspec.Raw(clock) if clock else None,
+            )
+        )
+        by_table: dict[str, list[bytes]] = {}
+        for line in lines:
+            by_table.setdefault(line.table, []).append(_json.encode(line.event))
+        parts: list[TablePart] = []
+        for name, table_state in tables.items():
+            events = by_table.get(name, [])
+            seq = expected.get(name, -1)
+            if not events and seq >= 0:
+                continue
+            first = max(seq, 0) + 1
+            raw = [msgspec.Raw(b) for b in events]
+            parts.append(
+                TablePart(
+                    table=name,
+                    expected=seq,
+                    snap=_packer.encode(table_state),
+                    published=_json.encode(Published(tournament_id, name, first, at, raw)),
+                    events=events,
+                    deadline=(
+                        origin.deadline
+                        if origin is not None and name == origin.table
+                        else _table_deadline(table_state)
+                    ),
+                    config=_json.encode(tournament_glue.table_config(state)) if seq < 0 else b"",
+                    created=(
+                        _json.encode(Published(tournament_id, name, 0, at, [])) if seq < 0 else b""
+                    ),
+                )
+            )
+        return Step(
+            tournament=tournament_id,
+            command_id=command_id,
+            origin=origin.table if origin is not None else TOURNAMENT_LOG,
+            expected=known.seq,
+            snap=snap,
+            hold=hold_text(state, now_ms()),
+            deadline=deadline(state) if blobs else KEEP,
+            published=published,
+            events=blobs,
+            at=at,
+            tables=parts,
+        )
+
+    def _committed(
+        self,
+        tournament_id: str,
+        known: Known,
+        state: TournamentState,
+        step: Step,
+        tables: dict[str, TableState],
+        seq: int,
+    ) -> Applied:
+        """Keep what was committed, and say what each log got for this instance's stations."""
+        snap_seq = known.seq + len(step.events) if step.snap else known.snap_seq
+        self.known[tournament_id] = Known(known.seq + len(step.events), state, snap_seq)
+        logged: list[Logged] = []
+        if step.events:
+            clock = _json.encode(clock_view(state)) if _clock_changed(known.state, state) else None
+            logged.append(Logged(TOURNAMENT_LOG, known.seq + 1, step.events, step.at, clock))
+        origin_events: list[bytes] | None = None
+        for part in step.tables:
+            first = max(part.expected, 0) + 1
+            self.tables.cache[(tournament_id, part.table)] = Cached(
+                first + len(part.events) - 1, tables[part.table]
+            )
+            if part.table == step.origin:
+                origin_events = part.events
+            elif part.events:
+                logged.append(Logged(part.table, first, part.events, step.at))
+        if step.origin == TOURNAMENT_LOG:
+            return Applied(seq, events=None, at=step.at, more=logged)
+        return Applied(seq, events=origin_events, at=step.at, more=logged)
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """The table command a hand-end step carries: the table's events are already decided."""
+
+    table: str
+    seq: int
+    state: TableState
+    events: list[Event]
+    deadline: str
+
+
+class _TableMoved:
+    """The step's own table was written meanwhile: its command must be ruled on again."""
+
+
+def _clock_changed(before: TournamentState, after: TournamentState) -> bool:
+    return clock_view(before) != clock_view(after)
+
+
+def _table_deadline(state: TableState) -> str:
+    return NO_CLOCK if state.clock is None else str(state.clock.expires)
