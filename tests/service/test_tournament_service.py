@@ -6,6 +6,7 @@ service; every station of the tournament gets the clock with the server's time.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -14,6 +15,7 @@ import pytest
 from clients.python import Client, CommandRefused
 from protocol import StartHand
 from protocol.tournament import (
+    AddTime,
     NextLevel,
     OpenTable,
     Register,
@@ -22,7 +24,9 @@ from protocol.tournament import (
     decode_structure,
 )
 from protocol.wire import Clock, Snapshot, TournamentEvents, TournamentSnapshot
+from server.store import TOURNAMENT_LOG, log_key
 from tests.service.conftest import ServerProcess
+from tests.service.test_timers import lease_holder
 
 pytestmark = pytest.mark.asyncio
 
@@ -107,3 +111,41 @@ async def test_tables_hold_hands_until_the_clock_starts_and_levels_reach_the_nex
     with pytest.raises(CommandRefused) as by_dealer:
         await dealer.tournament_command("main", NextLevel())
     assert by_dealer.value.error.code == "forbidden"
+
+
+async def tournament_log(aredis: Any, tournament: str = "main") -> list[dict[str, Any]]:
+    entries = await aredis.xrange(log_key(tournament, TOURNAMENT_LOG))
+    return [msgspec.json.decode(fields[b"e"]) for _, fields in entries]
+
+
+async def test_kill_9_of_the_clock_holder_mid_level_another_instance_starts_the_next_once(
+    start_server: Any, connect: Any, aredis: Any
+) -> None:
+    a, b = start_server(), start_server()
+    pid = await lease_holder(aredis, 10)
+    holder, other = (a, b) if a.process.pid == pid else (b, a)
+    admin = await connect(other, "admin")
+    await admin.create_tournament("main", "Main event", structure())
+    await admin.tournament_command("main", OpenTable(table="t1", seats=9))
+    for i in range(4):
+        await admin.tournament_command("main", Register(player=f"p{i}", name=f"Player {i}"))
+    floor = await connect(other, "floor")
+    await floor.tournament_command("main", StartClock())
+    # Level 1 (20 minutes) ends in 9 s: after the lease can have expired (5 s) and moved.
+    await floor.tournament_command("main", AddTime(ms=-(20 * 60_000 - 9_000)))
+    display = await connect(other, "display")
+    await display.subscribe("main")
+    clock = await next_of(display, Clock)
+    ends_at = clock.clock.ends_at
+    assert clock.clock.level is not None and clock.clock.level.level == 1
+    holder.kill()
+    killed = time.monotonic()
+    assert await lease_holder(aredis, 10, not_pid=pid) == other.process.pid
+    took_over = time.monotonic() - killed
+    clock = await next_of(display, Clock, lambda m: m.clock.level.level == 2)
+    late = clock.clock.now - ends_at
+    print(f"clock lease taken over {took_over:.1f} s after kill -9; level 2 {late} ms late")
+    assert 0 <= late < 1_000
+    started = [e for e in await tournament_log(aredis) if e["type"] == "level_started"]
+    assert [e["level"] for e in started] == [1, 2]
+    assert started[1]["at"] == ends_at  # the level starts when the clock reached it (25-A)
