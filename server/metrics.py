@@ -60,3 +60,8 @@ def time_collections() -> None:
     """Observe every garbage collection's pause in ``GC_PAUSE_SECONDS`` (once per process)."""
     if _on_collection not in gc.callbacks:
         gc.callbacks.append(_on_collection)
+CHIPS_DIFFERENCE = Gauge(
+    "tablewire_tournament_chips_difference",
+    "At the last hand end: the tables' stacks minus the chips in play (0: they add up)",
+    ["tournament"],
+)

@@ -15,6 +15,7 @@ registration, so the draw is recorded in the event and a replay seats everyone t
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import time
@@ -48,6 +49,7 @@ from server.tournament_glue import TableLine
 from server.tournament_store import Step, TablePart, TournamentStore
 from server.tournament_views import clock_view, tournament_view
 
+log = logging.getLogger("tablewire.tournament")
 ATTEMPTS = 8
 NOT_KNOWN_FOR = 5.0
 """Seconds a tournament found without a structure is taken to have none."""
@@ -301,7 +303,22 @@ class Tournaments:
         if committed.outcome == "duplicate":
             self.known.pop(tournament_id, None)
             return Applied(committed.seq, duplicate=True)
+        if origin is not None:
+            self._count(tournament_id, state, origin.table)
         return self._committed(tournament_id, known, state, step, tables, committed.seq)
+
+    @staticmethod
+    def _count(tournament_id: str, state: TournamentState, table: str) -> None:
+        """At a hand boundary the tables' stacks add up to the chips in play, to the chip: the
+        difference is a metric, and a miscount an error in the log (the floor sees the
+        ``chips_miscounted`` event the hand end recorded)."""
+        difference = tournament.counted_chips(state) - tournament.chips_in_play(state)
+        metrics.CHIPS_DIFFERENCE.labels(tournament_id).set(difference)
+        if difference:
+            log.error(
+                "chips miscounted at a hand end",
+                extra={"tournament": tournament_id, "table": table, "difference": difference},
+            )
 
     async def _table(self, tournament_id: str, table: str) -> Cached | None:
         key = (tournament_id, table)

@@ -268,6 +268,18 @@ class HandCounted(_TournamentEvent, tag="hand_counted", frozen=True):
     text: str = ""
 
 
+class ChipsMiscounted(_TournamentEvent, tag="chips_miscounted", frozen=True):
+    """At a hand boundary the stacks of every table (each as of its last hand end) did not add
+    up to the chips in play: a floor alert, with both counts. Nothing is changed by it; the
+    floor counts down the tables."""
+
+    table: str
+    hand: int
+    counted: int
+    in_play: int
+    text: str = ""
+
+
 class TournamentError(_TournamentEvent, tag="tournament_error", frozen=True):
     """The command was refused; nothing changed. ``field`` names a bad field, ``rule`` a rule."""
 
@@ -302,5 +314,6 @@ TournamentEvent = (
     | AbsenceMarked
     | TimeBankUsed
     | HandCounted
+    | ChipsMiscounted
     | TournamentError
 )

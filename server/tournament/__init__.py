@@ -50,6 +50,7 @@ from protocol.tournament import Structure, TournamentCommand, TournamentError, T
 from server.tournament.chips import chips_in_play
 from server.tournament.clock import hold, level_in_force, may_start_hand
 from server.tournament.dispatch import attempt
+from server.tournament.eliminations import counted_chips
 from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.floor import action_seconds
@@ -64,6 +65,7 @@ __all__ = [
     "action_seconds",
     "apply",
     "chips_in_play",
+    "counted_chips",
     "evolve",
     "hold",
     "level_in_force",

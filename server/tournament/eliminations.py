@@ -5,12 +5,18 @@ busted seats, the stacks at the start of the hand (after antes where the big bli
 played) and who took each busted seat's last chips. Entries out in one hand are placed by
 those starting stacks (:mod:`places`); bounties are paid in the same order (22). With one entry
 left after registration closed, it has won.
+
+At every hand end the stacks of every table, each as of its own last hand end, must add up to
+the chips in play (:func:`chips.chips_in_play`), to the chip; when they do not, the hand end
+records ``chips_miscounted`` with both counts, an alert the floor sees (the service also
+reports the difference as a metric).
 """
 
 from __future__ import annotations
 
-from protocol.tournament import BountyWon, Eliminated, HandCounted, HandEnded
+from protocol.tournament import BountyWon, ChipsMiscounted, Eliminated, HandCounted, HandEnded
 from server.tournament import clock, words
+from server.tournament.chips import chips_in_play
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
 from server.tournament.places import champion, rank
@@ -47,7 +53,25 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
     )
     if cmd.busted:
         _out(t, cmd, emit)
+    counted, in_play = counted_chips(t), chips_in_play(t)
+    if counted != in_play:
+        emit(
+            ChipsMiscounted(
+                table=cmd.table,
+                hand=cmd.hand,
+                counted=counted,
+                in_play=in_play,
+                text=f"Chip count: the tables hold {words.chips(counted)}, chips in play are"
+                f" {words.chips(in_play)} ({words.chips(abs(counted - in_play))}"
+                f" {'over' if counted > in_play else 'short'}): count down the tables",
+            )
+        )
     clock.end_of_hands_level(t, cmd.at, emit)
+
+
+def counted_chips(t: TournamentState) -> int:
+    """The stacks of every seated player, each as of its table's last hand end."""
+    return sum(p.stack for p in t.players.values() if p.status == "seated")
 
 
 def _out(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:

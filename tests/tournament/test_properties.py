@@ -56,6 +56,7 @@ def _check(s: Session) -> None:
             result = next(r for r in p.results if r.entry == p.entry)
             assert (result.place > 0) == state.closed or result.how == "forfeited"
     log = [x for x in replay.lines if not isinstance(x, TableLine | TournamentError)]
+    assert not [x for x in log if x.__struct_config__.tag == "chips_miscounted"]
     rebuilt = rebuild(state.structure, log, state.id)
     assert msgspec.to_builtins(rebuilt) == msgspec.to_builtins(state)
 

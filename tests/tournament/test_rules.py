@@ -344,3 +344,20 @@ def test_chips_in_play_after_a_chip_penalty_and_a_disqualification() -> None:
     refused = s.do(t({"type": "chip_penalty", "player": "a", "chips": 100}))
     assert events(refused, "tournament_error")[0]["code"] == "hand_in_play"
     assert (s.replay.state.removed, s.replay.tables["1"].removed) == before
+
+
+def test_chips_in_play_a_hand_end_whose_stacks_do_not_add_up_is_a_floor_alert() -> None:
+    from protocol.tournament import HandEnded
+    from server import tournament
+
+    s = _session(structure(), {"1": 3}, "ab")
+    s.do(t({"type": "start_clock"}, at=1000))
+    state = s.replay.state
+    stacks = {seat: state.players[who].stack for seat, who in state.tables["1"].occupied.items()}
+    fine, good = tournament.apply(state, HandEnded(table="1", hand=1, stacks=stacks, at=2000))
+    assert [e.__struct_config__.tag for e in good] == ["hand_counted"]
+    stacks[1] += 25  # a chip from nowhere
+    _, bad = tournament.apply(fine, HandEnded(table="1", hand=2, stacks=stacks, at=3000))
+    alert = [e for e in bad if e.__struct_config__.tag == "chips_miscounted"]
+    assert len(alert) == 1 and alert[0].counted - alert[0].in_play == 25
+    assert "25 over" in alert[0].text
