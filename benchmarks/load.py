@@ -5,8 +5,8 @@
     python benchmarks/load.py --profile        # and py-spy the server during its saturation phase
     python benchmarks/load.py --quick --seconds 40 --delayed 30   # and 4 displays 30 s behind
 
-The parts live in ``benchmarks/loadgen/``: the bot dealers and subscribers (``stations``), the
-processes and what they cost (``machine``), the figures (``report``).
+The parts live in ``benchmarks/loadgen/``: the dealer stations and subscribers (``stations``),
+the processes and what they cost (``machine``), the figures (``report``).
 
 What runs, all on 127.0.0.1:
 
@@ -23,12 +23,13 @@ What runs, all on 127.0.0.1:
   subscriber forwards it; no engine, no persistence) on the same Redis, driven by the same
   workers, bots and subscribers.
 
-The bots play legal poker: ``start_hand`` with hole cards from a shuffled deck, then they
-answer each prompt (check or call mostly, fold sometimes, a minimum bet or raise now and
-then), deal the next street (with its cards) when ``round_end`` names one, show in the
-showdown order, and start a new hand after ``hand_end``. Each bot keeps a mirror of its table
-(the same pure engine, ``server.engine.apply``) so it knows the prompts, and so the event
-numbers each command will get, before the server answers. That lets a dealer keep several
+The bots are the bot dealer of the demo and the service tests (``clients/bots.py``) and play
+legal poker: ``start_hand`` with hole cards from a shuffled deck, then they answer each prompt
+(check or call mostly, fold sometimes, a minimum bet or raise now and then), deal the next
+street (with its cards) when ``round_end`` names one, show in the showdown order, and start a
+new hand after ``hand_end``. Each bot keeps a mirror of its table (``clients.bots.Mirror``: the
+same pure engine, ``server.engine.apply``) so it knows the prompts, and so the event numbers
+each command will get, before the server answers. That lets a dealer keep several
 commands in flight (saturation) and lets latency be matched exactly: a command's events start
 at the number after the table's previous event, and a subscriber's ``events`` frame names its
 first number. Every acknowledgement is checked against the mirror (a mismatch or a refusal is

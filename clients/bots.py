@@ -1,253 +1,476 @@
-"""Bot dealers for the demo: they deal, record plausible actions and run hands end to end.
+"""The bot dealer: legal poker from a table's prompts, for the demo, the service tests and the
+load benchmark alike, so that all three exercise the same play.
 
-A bot follows its table's events like a dealer station does and sends what a dealer would:
-start a hand with dealt cards, an action for the seat prompted (now and then as chips, out of
-turn or an under-call, so the rulings show), the next street when a round ends, the hands at
-the showdown, and new players when the table runs short. A floor bot answers open floor calls
-after a pause, so a person at the floor monitor has time to answer them first.
+A :class:`DealerBot` is fed one table's events in order and always knows the dealer's next
+command (``pending``, or None while the table waits on someone else — the floor): it starts
+a hand with hole cards from a shuffled deck, answers each ``prompt`` with one of its
+``options`` as its :class:`Style` says, deals the street a ``round_end`` names (burn, then the
+cards), shows hands in the showdown order, and starts the next hand after ``hand_end``. It
+reads no socket and no clock; how its commands travel is its driver's business:
+
+- :class:`Mirror` keeps a copy of the table through the pure engine (``server.engine.apply``)
+  and feeds the bot the events each command makes, so the caller knows the table's event
+  numbers before the server answers (the load benchmark keeps several commands in flight);
+- :func:`deal_tables` plays tables through a :class:`~clients.python.Client`, following the
+  events the server sends, so whoever else acts at a table (a person at the dealer station,
+  the floor) just moves the bot's picture of it on (the demo);
+- the service tests send its commands one by one and check every answer
+  (``tests/service/bots.py``).
+
+The bot's choices depend only on its seed and the events it was fed: two bots with one seed
+fed one table make the same decisions.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import msgspec
+from websockets.exceptions import ConnectionClosed
 
 from clients.python import Client, CommandRefused
-from protocol.commands import Act, AddPlayer, Command, Deal, Ruling, Show, StartHand
-from protocol.views import AnyTableView
+from protocol.commands import Act, AddPlayer, Command, Deal, Declaration, Ruling, Show, StartHand
+from protocol.config import TableConfig
+from protocol.events import (
+    ActionEvent,
+    CardsShown,
+    ChipsAdded,
+    ColoredUp,
+    ErrorEvent,
+    Event,
+    FloorCall,
+    HandEnd,
+    HandStart,
+    Misdealt,
+    OutOfTurn,
+    OutOfTurnReleased,
+    PlayerAdded,
+    PlayerRemoved,
+    Prompt,
+    RoundEnd,
+    RulingMade,
+    ShowdownOrder,
+)
+from protocol.views import TableView
 from protocol.wire import Events, Snapshot
+from server.engine import TableState, apply, new_table
 
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-CHIPS = (25, 100, 500, 1000, 5000, 25000)
-NAMES = [
-    "Ana",
-    "Bo",
-    "Chen",
-    "Dee",
-    "Eli",
-    "Fay",
-    "Gus",
-    "Hana",
-    "Ivo",
-    "Jun",
-    "Kai",
-    "Lea",
-    "Mo",
-    "Noa",
-]
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
+SEATS = range(1, 10)
+"""Where new players sit down: a nine-handed table."""
+NAMES = ("Ana", "Bo", "Chen", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
 
 
-def decode(event: Any) -> dict[str, Any]:
-    if isinstance(event, dict):
-        return event
-    return dict(json.loads(bytes(event)))
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How the bot's players play: the chance of each move at a prompt, where the move is open.
+
+    Facing a bet, the chances are taken in the order fold, raise, all in, chips for the call;
+    where checking is open, bet (a raise on the big blind's option), all in; what is left is a
+    call or a check. The defaults play legal poker that never needs the floor."""
+
+    bet: float = 0.15
+    """A minimum bet where checking is open."""
+    fold: float = 0.30
+    raise_: float = 0.06
+    """A minimum raise facing a bet."""
+    all_in: float = 0.0
+    chips: float = 0.0
+    """The share of bets and raises pushed silently as chips instead of declared: the 50% and
+    the multiple-chip rules read them (43-48)."""
+    call_chips: float = 0.0
+    """A call pushed as chips, without a word."""
+    out_of_turn: float = 0.0
+    """Another live seat acts first (55)."""
+    under_call: float = 0.0
+    """Chips short of the call pushed (53-B: a full call or a floor call)."""
+    players: int = 0
+    """Below this many seats with chips, a new player sits down between hands (an
+    ``add_player``: the driver's token must allow it)."""
 
 
-def chips_for(amount: int) -> list[int]:
-    """Chips a player might push for ``amount``, largest first."""
+def chips_for(amount: int, denominations: tuple[int, ...]) -> list[int]:
+    """The chips a player might push for ``amount``, largest first (at most twelve)."""
     out: list[int] = []
-    for chip in sorted(CHIPS, reverse=True):
+    for chip in sorted(denominations, reverse=True):
         while amount >= chip and len(out) < 12:
             out.append(chip)
             amount -= chip
-    return out or [CHIPS[0]]
+    return out or [min(denominations)]
 
 
-class TableBot:
-    """Deals one table continuously through a client allowed to send its commands."""
+def event_of(raw: Any) -> Event:
+    """A table event as the client hands it (decoded JSON: seat keys are strings) -> typed."""
+    event: Event = msgspec.convert(raw, Event, strict=False)
+    return event
 
-    def __init__(
-        self,
-        client: Client,
-        tournament: str,
-        table: str,
-        seed: int,
-        pace: float = 0.6,
-        seats: dict[int, int] | None = None,
-    ) -> None:
-        self.client, self.tournament, self.table = client, tournament, table
+
+class DealerBot:
+    """One table's dealer: what to send next, from the table's events."""
+
+    def __init__(self, config: TableConfig, seed: int, style: Style = Style()) -> None:
         self.rng = random.Random(seed)
-        self.pace = pace
-        self.seq = 0
-        self.phase = "idle"
-        self.prompt: dict[str, Any] | None = None
-        self.next_street = ""
+        self.style = style
+        self.denominations = tuple(config.chips)
+        self.hole = 4 if "O" in config.game else 2
+        self.stacks = dict(config.seats)
         self.live: set[int] = set()
-        self.shown: set[int] = set()
-        self.hole: dict[int, list[str]] = {}
-        self.deck: list[str] = []
-        self.stacks: dict[int, int] = dict(seats or {})
         self.bets: dict[int, int] = {}
+        self.all_in: set[int] = set()
+        self.ahead: set[int] = set()
+        """Seats whose action out of turn waits for the action to reach them."""
+        self.deck: list[str] = []
+        self.dealt: dict[int, list[str]] = {}
+        self.to_show: list[int] = []
+        self.blinds: tuple[int, int] | None = None
+        """The last hand's button and big blind."""
+        self.between_hands = True
         self.hands = 0
+        """Hands ended so far."""
+        self.irregular = style.out_of_turn > 0 or style.under_call > 0
+        self.pending: Command | None = self._next_hand()
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            Prompt: self._prompt,
+            ActionEvent: self._action,
+            RoundEnd: self._round_end,
+            HandStart: self._hand_start,
+            ShowdownOrder: self._showdown,
+            CardsShown: self._shown,
+            FloorCall: self._floor_call,
+            HandEnd: self._hand_end,
+            Misdealt: self._misdealt,
+            PlayerAdded: self._seat_changed,
+            PlayerRemoved: self._seat_changed,
+            ChipsAdded: self._seat_changed,
+            ColoredUp: self._colored_up,
+            OutOfTurn: self._out_of_turn,
+            OutOfTurnReleased: self._out_of_turn,
+        }
 
-    def see(self, event: dict[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "hand_start":
-            self.phase, self.live, self.shown = "betting", set(event["dealt"]), set()
-            self.bets = {}
-            for post in event["posts"]:
-                if post["kind"] != "ante":
-                    self.bets[post["seat"]] = self.bets.get(post["seat"], 0) + post["amount"]
-        elif kind == "prompt":
-            self.prompt, self.phase = event, "betting"
-        elif kind == "action":
-            self.bets[event["seat"]] = event["total"]
-            if event["action"] == "fold":
-                self.live.discard(event["seat"])
-        elif kind == "round_end":
-            self.prompt = None
-            self.next_street = event["next"]
-            self.phase = (
-                "showdown" if event["next"] == "showdown" else ("deal" if event["next"] else "over")
-            )
-        elif kind == "dealt":
-            self.phase, self.bets = "betting", {}
-        elif kind == "shown":
-            (self.live.discard if event.get("mucked") else self.shown.add)(event["seat"])
-        elif kind == "floor_call" and event.get("blocking", True):
-            self.phase, self.prompt = "floor", None
-        elif kind == "hand_end":
-            self.phase, self.prompt = "idle", None
-            self.stacks = {int(k): v for k, v in event["stacks"].items()}
-            self.hands += 1
-        elif kind == "player_added":
-            self.stacks[event["seat"]] = event["stack"]
-        elif kind == "misdeal":
-            self.phase = "idle"
+    def see(self, event: Event) -> None:
+        """Take the table's next event; ``pending`` follows it."""
+        handle = self._handlers.get(type(event))
+        if handle is not None:
+            handle(event)
 
-    def see_snapshot(self, state: AnyTableView) -> None:
-        self.phase = state.phase
-        self.stacks = {s.seat: s.stack for s in state.seats}
-        self.live = {s.seat for s in state.seats if s.in_hand}
+    def resume(self, view: TableView) -> None:
+        """Start over from a table view: a snapshot replaced events the bot did not see."""
+        self.stacks = {s.seat: s.stack for s in view.seats}
+        self.live = {s.seat for s in view.seats if s.in_hand}
+        self.bets = {s.seat: s.bet for s in view.seats}
+        self.all_in = {s.seat for s in view.seats if s.all_in}
+        self.ahead = {o.seat for o in view.out_of_turn}
+        seen = set(view.board).union(*(s.cards for s in view.seats))
+        self.deck = [card for card in DECK if card not in seen]
+        self.rng.shuffle(self.deck)
+        self.between_hands = view.phase == "idle"
+        self.to_show = sorted(s.seat for s in view.seats if s.in_hand and not s.shown)
+        if self.between_hands:
+            self.pending = self._next_hand()
+        elif view.prompt is not None:
+            self.pending = self._answer(view.prompt)
+        elif view.next_street in STREET_CARDS:
+            self.pending = self._deal(view.next_street)
+        elif view.phase == "showdown" and self.to_show:
+            self.pending = Show(seat=self.to_show[0])
+        else:
+            self.pending = None
 
-    def choose(self) -> Command | None:
-        """The dealer's next command, or None while someone else (the floor) must act."""
-        if self.phase == "idle":
-            short = [n for n in range(1, 10) if self.stacks.get(n, 0) == 0]
-            if len([n for n, s in self.stacks.items() if s > 0]) < 4 and short:
-                seat = self.rng.choice(short)
-                return AddPlayer(seat=seat, stack=20_000, name=self.rng.choice(NAMES))
-            self.deck = [r + s for r in RANKS for s in SUITS]
+    # --- the events -----------------------------------------------------------------------
+
+    def _prompt(self, e: Prompt) -> None:
+        self.pending = self._answer(e)
+
+    def _action(self, e: ActionEvent) -> None:
+        self.bets[e.seat] = e.total
+        if e.action == "fold":
+            self.live.discard(e.seat)
+        self.ahead.discard(e.seat)
+        if e.all_in:
+            self.all_in.add(e.seat)
+
+    def _out_of_turn(self, e: OutOfTurn | OutOfTurnReleased) -> None:
+        (self.ahead.add if isinstance(e, OutOfTurn) else self.ahead.discard)(e.seat)
+
+    def _round_end(self, e: RoundEnd) -> None:
+        self.bets = {}
+        self.ahead = set()
+        # Else the showdown order, an exposure or the end of the hand follows.
+        self.pending = self._deal(e.next) if e.next in STREET_CARDS else None
+
+    def _hand_start(self, e: HandStart) -> None:
+        self.between_hands = False
+        self.blinds = (e.button, e.big_blind)
+        self.live = set(e.dealt)
+        self.bets = {p.seat: p.amount for p in e.posts if p.kind != "ante"}
+        self.all_in = {p.seat for p in e.posts if p.all_in}
+        self.ahead = set()
+        self.to_show = []
+        if e.cards != self.dealt:  # someone else dealt this hand: deal on from what is left
+            seen = {card for cards in e.cards.values() for card in cards}
+            self.deck = [card for card in DECK if card not in seen]
             self.rng.shuffle(self.deck)
-            seats = [n for n, s in self.stacks.items() if s > 0]
-            self.hole = {n: [self.deck.pop(), self.deck.pop()] for n in seats}
-            return StartHand(cards=self.hole)
-        if self.phase == "deal" and self.next_street in ("flop", "turn", "river"):
-            self.deck.pop()  # the burn
-            count = 3 if self.next_street == "flop" else 1
-            return Deal(street=self.next_street, cards=[self.deck.pop() for _ in range(count)])  # type: ignore[arg-type]
-        if self.phase == "showdown":
-            waiting = sorted(self.live - self.shown)
-            return Show(seat=waiting[0], cards=self.hole.get(waiting[0], [])) if waiting else None
-        if self.phase == "betting" and self.prompt is not None:
-            return self._action(self.prompt)
+        self.pending = None
+
+    def _showdown(self, e: ShowdownOrder) -> None:
+        self.to_show = list(e.order)
+        self.pending = Show(seat=self.to_show[0]) if self.to_show else None
+
+    def _shown(self, e: CardsShown) -> None:
+        if self.to_show and self.to_show[0] == e.seat:
+            self.to_show.pop(0)
+        self.pending = Show(seat=self.to_show[0]) if self.to_show else None
+
+    def _floor_call(self, e: FloorCall) -> None:
+        if e.blocking:
+            self.pending = None  # the hand waits on the floor's ruling
+
+    def _hand_end(self, e: HandEnd) -> None:
+        self.hands += 0 if e.void else 1
+        self.stacks = dict(e.stacks)
+        self.between_hands = True
+        self.pending = self._next_hand()
+
+    def _misdealt(self, e: Misdealt) -> None:
+        self.between_hands = True
+        self.pending = self._next_hand()
+
+    def _seat_changed(self, e: PlayerAdded | PlayerRemoved | ChipsAdded) -> None:
+        if isinstance(e, PlayerRemoved):
+            self.stacks.pop(e.seat, None)
+        else:
+            self.stacks[e.seat] = e.stack
+        if self.between_hands:  # who is dealt in changed
+            self.pending = self._next_hand()
+
+    def _colored_up(self, e: ColoredUp) -> None:
+        self.stacks = dict(e.stacks)
+        self.denominations = tuple(e.chips)
+
+    # --- the commands ---------------------------------------------------------------------
+
+    def _next_hand(self) -> Command:
+        seats = sorted(n for n, chips in self.stacks.items() if chips > 0)
+        if len(seats) < self.style.players:
+            empty = [n for n in SEATS if self.stacks.get(n, 0) == 0 and self._dealt_in(n)]
+            if empty:
+                seat = self.rng.choice(empty)
+                return AddPlayer(seat=seat, stack=20_000, name=self.rng.choice(NAMES))
+        self.deck = DECK[:]
+        self.rng.shuffle(self.deck)
+        deck = self.deck
+        self.dealt = {n: [deck.pop() for _ in range(self.hole)] for n in seats}
+        return StartHand(cards=self.dealt)
+
+    def _dealt_in(self, seat: int) -> bool:
+        """Whether a player seated at ``seat`` now is dealt the next hand, so its cards may be
+        given: not one seated between the small blind and the button, who waits for the button
+        to pass (9-A, 11-A). The next button is at or after the last one and before the last
+        big blind, so a seat clockwise strictly between those two may have to wait."""
+        if self.blinds is None:
+            return True
+        button, big_blind = self.blinds
+        if button < big_blind:
+            return not button < seat < big_blind
+        return not (seat > button or seat < big_blind)
+
+    def _deal(self, street: str) -> Deal:
+        self.deck.pop()  # the burn
+        cards = [self.deck.pop() for _ in range(STREET_CARDS[street])]
+        return Deal(street=street, cards=cards)  # type: ignore[arg-type]
+
+    def _answer(self, p: Prompt) -> Act:
+        style, seat = self.style, p.seat
+        if self.irregular:
+            odd = self._irregular(p)
+            if odd is not None:
+                return odd
+        roll = self.rng.random()
+        can_raise = p.can_raise and p.min_raise_to is not None
+        if p.to_call == 0:
+            if can_raise and roll < style.bet:
+                return self._raise(p, "bet" if "bet" in p.options else "raise")
+            if can_raise and roll < style.bet + style.all_in:
+                return Act(seat=seat, declare="all_in")
+            return Act(seat=seat, declare="check")
+        if roll < style.fold:
+            return Act(seat=seat, declare="fold")
+        roll -= style.fold
+        if can_raise and roll < style.raise_:
+            return self._raise(p, "raise")
+        roll -= style.raise_
+        if can_raise and roll < style.all_in:
+            return Act(seat=seat, declare="all_in")
+        roll -= style.all_in
+        if roll < style.call_chips:
+            return Act(seat=seat, chips=chips_for(p.to_call, self.denominations))
+        return Act(seat=seat, declare="call")
+
+    def _raise(self, p: Prompt, declare: Declaration) -> Act:
+        total = p.min_raise_to or 0
+        if self.style.chips and self.rng.random() < self.style.chips:
+            pushed = total - self.bets.get(p.seat, 0)
+            return Act(seat=p.seat, chips=chips_for(pushed, self.denominations))
+        return Act(seat=p.seat, declare=declare, amount=total)
+
+    def _irregular(self, p: Prompt) -> Act | None:
+        roll, style = self.rng.random(), self.style
+        others = sorted(self.live - self.all_in - self.ahead - {p.seat})
+        if roll < style.out_of_turn and len(others) > 1:
+            return Act(seat=self.rng.choice(others), declare="call" if p.to_call else "check")
+        roll -= style.out_of_turn
+        smallest = min(self.denominations)
+        if roll < style.under_call and p.to_call >= 2 * smallest and len(self.live) > 2:
+            return Act(seat=p.seat, chips=chips_for(p.to_call // 2, self.denominations))
         return None
 
-    def _action(self, p: dict[str, Any]) -> Act:
-        seat, options, to_call = p["seat"], p["options"], p["to_call"]
-        roll = self.rng.random()
-        others = sorted(self.live - {seat})
-        if roll < 0.02 and len(others) > 1:
-            # Now and then a player acts out of turn (55).
-            return Act(seat=self.rng.choice(others), declare="call" if to_call else "check")
-        if roll < 0.04 and to_call >= 2 * CHIPS[0] and len(self.live) > 2:
-            # ... or under-calls: a full call or a floor call (53-B).
-            return Act(seat=seat, chips=chips_for(to_call // 2))
-        roll = self.rng.random()
-        if "raise" in options or "bet" in options:
-            if roll < 0.12:
-                total = p["min_raise_to"]
-                if self.rng.random() < 0.5:
-                    # Push chips silently: the 50% rule and the multiple-chip rule apply.
-                    return Act(seat=seat, chips=chips_for(total - self.bets.get(seat, 0)))
-                return Act(seat=seat, declare="raise", amount=total)
-            if roll < 0.14:
-                return Act(seat=seat, declare="all_in")
-        if to_call and roll < 0.30:
-            return Act(seat=seat, declare="fold")
-        if to_call and roll < 0.36:
-            return Act(seat=seat, chips=chips_for(to_call))
-        return Act(seat=seat, declare="call" if to_call else "check")
 
-    async def run(self, stop: anyio.Event) -> None:
-        await self.client.subscribe(self.tournament, self.table)
-        if self.seq == 0:
-            await self._step()
-        async for message in self.client.messages():
-            if stop.is_set():
-                return
-            if isinstance(message, Snapshot):
-                self.seq = message.seq
-                self.see_snapshot(message.state)
-            elif isinstance(message, Events):
-                for event in message.events:
-                    self.see(decode(event))
-                self.seq = message.seq + len(message.events) - 1
-            else:
-                continue
-            await self._step()
+class Mirror:
+    """A bot dealer that keeps its own copy of the table (the pure engine), so it knows the
+    events, hence the event numbers, each of its commands makes before the server answers."""
 
-    async def _step(self) -> None:
-        command = self.choose()
+    def __init__(self, config: TableConfig, seed: int, style: Style = Style()) -> None:
+        self.state: TableState = new_table(config)
+        self.bot = DealerBot(config, seed, style)
+
+    def step(self) -> tuple[Command, int]:
+        """The next command and how many events it makes; the mirror moves on."""
+        command = self.bot.pending
         if command is None:
-            return
-        await anyio.sleep(self.pace * (0.5 + self.rng.random()))
-        command_id = self.client.next_id()
-        for _ in range(20):
-            try:
-                await self.client.command(
-                    self.tournament, self.table, command, command_id, after=self.seq
-                )
-                return
-            except CommandRefused as refused:
-                if refused.error.code not in ("disconnected", "busy", "internal"):
-                    return
-            except (TimeoutError, ConnectionError):
-                pass
-            await anyio.sleep(0.25)
+            raise RuntimeError("the bot has nothing to send: the table waits on the floor")
+        state, events = apply(self.state, command)
+        if len(events) == 1 and isinstance(events[0], ErrorEvent):
+            raise RuntimeError(f"the bot made an illegal move {command}: {events[0].message}")
+        self.state = state
+        see = self.bot.see
+        for event in events:
+            see(event)
+        return command, len(events)
+
+
+# --- through a client: the demo ---------------------------------------------------------------
+
+
+async def deal_tables(
+    client: Client,
+    tournament: str,
+    tables: Mapping[str, TableConfig],
+    *,
+    seed: int,
+    pace: float,
+    style: Style = Style(),
+) -> None:
+    """Deal ``tables`` through ``client`` until cancelled or the client closes.
+
+    Each table's bot sends its next command about ``pace`` seconds after the table last
+    moved, conditional on the event it decided from (``after``): a command decided from a
+    picture of the table someone else has changed since is refused (``stale``), not applied,
+    and the bot decides again from the events that changed it. The client must be running
+    (``client.run``), allowed to send the tables' commands, and read by nobody else."""
+    dealers = {
+        table: _Table(client, tournament, table, DealerBot(config, seed + n, style), seed + n)
+        for n, (table, config) in enumerate(tables.items())
+    }
+    for table in dealers:
+        await client.subscribe(tournament, table)
+    async with anyio.create_task_group() as group:
+        for dealer in dealers.values():
+            group.start_soon(dealer.run, pace)
+        async for message in client.messages():
+            if isinstance(message, Events | Snapshot) and message.tournament == tournament:
+                found = dealers.get(message.table)
+                if found is not None:
+                    found.take(message)
+        group.cancel_scope.cancel()
+
+
+class _Table:
+    """One table of :func:`deal_tables`: its bot and the last event number it saw."""
+
+    def __init__(
+        self, client: Client, tournament: str, table: str, bot: DealerBot, seed: int
+    ) -> None:
+        self.client, self.tournament, self.table, self.bot = client, tournament, table, bot
+        self.rng = random.Random(seed)
+        self.seq = 0
+        self.moved = anyio.Event()
+
+    def take(self, message: Events | Snapshot) -> None:
+        if isinstance(message, Snapshot):
+            if isinstance(message.state, TableView):
+                self.bot.resume(message.state)
+            self.seq = message.seq
+        else:
+            for raw in message.events:
+                self.bot.see(event_of(raw))
+            self.seq = message.seq + len(message.events) - 1
+        self.moved.set()
+        self.moved = anyio.Event()
+
+    async def run(self, pace: float) -> None:
+        while True:
+            seq, command = self.seq, self.bot.pending
+            if command is not None:
+                await anyio.sleep(pace * (0.5 + self.rng.random()))
+                if seq == self.seq and await self._send(command, seq):
+                    continue  # nothing changed (the server was busy): send it again
+            if self.seq == seq:
+                await self.moved.wait()
+
+    async def _send(self, command: Command, seq: int) -> bool:
+        """Send ``command`` after event ``seq``; True if it should be sent again."""
+        try:
+            await self.client.command(self.tournament, self.table, command, after=seq)
+        except CommandRefused as refused:
+            # Stale: the events that moved the table are on their way. Anything else: the
+            # bot waits for the table to move (the floor, or a person at the station).
+            return refused.error.code == "busy"
+        except (TimeoutError, ConnectionError, ConnectionClosed):
+            return True  # the client gave up on an unknown outcome: the same move again
+        return False
 
 
 class FloorBot:
-    """Answers open floor calls after ``patience`` seconds with the first option offered."""
+    """Answers open floor calls after ``patience`` seconds with the first option offered, so a
+    person at the floor monitor has time to answer them first."""
 
     def __init__(self, client: Client, tournament: str, patience: float = 8.0) -> None:
         self.client, self.tournament, self.patience = client, tournament, patience
-        self.open: dict[tuple[str, int], float] = {}
-        self.options: dict[tuple[str, int], list[str]] = {}
+        self.open: dict[tuple[str, int], tuple[float, str]] = {}
 
-    async def run(self, stop: anyio.Event) -> None:
+    async def run(self) -> None:
+        """Until cancelled or the client closes; the client is read by nobody else."""
         await self.client.subscribe(self.tournament)
         async with anyio.create_task_group() as group:
-            group.start_soon(self._answer, stop)
+            group.start_soon(self._answer)
             async for message in self.client.messages():
-                if stop.is_set():
-                    group.cancel_scope.cancel()
-                    return
                 if not isinstance(message, Events):
                     continue
                 for raw in message.events:
-                    event = decode(raw)
-                    key = (message.table, event.get("call", 0))
-                    if event["type"] == "floor_call":
-                        self.open[key] = anyio.current_time() + self.patience
-                        self.options[key] = event["options"]
-                    elif event["type"] == "ruling":
-                        self.open.pop(key, None)
+                    event = event_of(raw)
+                    if isinstance(event, FloorCall):
+                        due = anyio.current_time() + self.patience
+                        self.open[(message.table, event.call)] = (due, event.options[0])
+                    elif isinstance(event, RulingMade):
+                        self.open.pop((message.table, event.call), None)
+            group.cancel_scope.cancel()
 
-    async def _answer(self, stop: anyio.Event) -> None:
-        while not stop.is_set():
+    async def _answer(self) -> None:
+        while True:
             await anyio.sleep(0.5)
             now = anyio.current_time()
-            for (table, call), due in list(self.open.items()):
+            for (table, call), (due, option) in list(self.open.items()):
                 if due <= now:
                     self.open.pop((table, call), None)
-                    option = self.options[(table, call)][0]
-                    with contextlib.suppress(CommandRefused, TimeoutError, ConnectionError):
+                    with contextlib.suppress(
+                        CommandRefused, TimeoutError, ConnectionError, ConnectionClosed
+                    ):
                         await self.client.command(
                             self.tournament, table, Ruling(call=call, option=option)
                         )

@@ -1,9 +1,10 @@
 """The ``tablewire`` command: replay a scenario or hand history, serve, issue and revoke
-tokens, run the demo."""
+tokens; and the subcommands other packages add (the demo, in ``clients/``)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import os
 import sys
 import time
@@ -19,8 +20,31 @@ from server.replay import check_seats, run_scenario
 from server.tokens import Role
 from server.tournament_replay import encode_line, run_tournament
 
+COMMANDS = "tablewire.commands"
+"""The entry-point group of the subcommands other packages add (``tablewire demo`` is
+``clients.demo``'s): the service names none of its clients."""
 
-@click.group()
+
+class _Commands(click.Group):
+    """The commands defined here, then those of the ``COMMANDS`` entry points, each imported
+    only when it is run or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        added = {entry.name for entry in importlib.metadata.entry_points(group=COMMANDS)}
+        return sorted({*super().list_commands(ctx), *added})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        for entry in importlib.metadata.entry_points(group=COMMANDS, name=cmd_name):
+            command = entry.load()
+            if isinstance(command, click.Command):
+                return command
+        return None
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """Tablewire: TDA rulings for every station at a live poker table."""
 
@@ -325,29 +349,6 @@ def revoke(token_id: str, data_dir: Path, redis_url: str | None) -> None:
         started.callback(client.close)
         added = client.hsetnx(REVOKED, token_id, int(time.time()))
     click.echo(f"token {token_id} {'revoked' if added else 'was revoked already'}")
-
-
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=8765, show_default=True)
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default="demo-data",
-    show_default=True,
-)
-@click.option("--tables", type=int, default=6, show_default=True, help="Tables in the tournament.")
-@click.option(
-    "--pace", type=float, default=0.6, show_default=True, help="Seconds between a bot's actions."
-)
-@click.option("--seed", type=int, default=2026, show_default=True)
-def demo(host: str, port: int, data_dir: Path, tables: int, pace: float, seed: int) -> None:
-    """Start the service with bot dealers on N tables and print the stations' URLs."""
-    from server import demo as demo_module
-    from server import logs
-
-    logs.setup("WARNING")
-    demo_module.main(host, port, data_dir, tables, pace, seed)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """The service's import contract: the shell's modules import one way, the fan-out knows only a
-``Subscriber``, and a station is handed its services instead of reaching through the app.
+``Subscriber``, a station is handed its services instead of reaching through the app, and the
+service depends on none of its clients (the demo and the bots are clients: the ``tablewire``
+command finds the demo through an entry point).
 
 Imports under ``TYPE_CHECKING`` count: a circle hidden there (app <-> station <-> fan-out) is
 still a circle for whoever reads the code.
@@ -51,3 +53,27 @@ def test_the_fan_out_never_names_a_station() -> None:
 
 def test_a_station_is_handed_its_services_not_the_app() -> None:
     assert "app" not in _graph()["station"] and "app" not in _graph()["following"]
+
+
+def _names(tree: ast.Module) -> set[str]:
+    """Every module a module imports anywhere, as written (relative imports cannot leave
+    ``server``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_nothing_in_the_service_imports_its_clients() -> None:
+    sources = sorted(SERVER.rglob("*.py"))
+    assert SERVER / "cli.py" in sources and SERVER / "engine" / "__init__.py" in sources
+    offenders = {
+        str(path.relative_to(SERVER)): sorted(
+            name for name in _names(ast.parse(path.read_text())) if name.split(".")[0] == "clients"
+        )
+        for path in sources
+    }
+    assert not {path: names for path, names in offenders.items() if names}

@@ -6,8 +6,6 @@ from protocol import TableConfig
 
 TOURNAMENT = "bench"
 FLOORS = 10
-DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-STREETS = ("flop", "turn", "river")
 GOAL_P99_MS = 25.0
 GOAL_RATE = 2000.0
 GOAL_RELAY_RATIO = 0.5

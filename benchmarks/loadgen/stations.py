@@ -1,5 +1,6 @@
-"""The load workers: bot dealers that play legal poker from a mirror of their table, displays
-and floor monitors that time every ``events`` frame they read."""
+"""The load workers: dealer stations whose bot (``clients.bots.Mirror``: legal poker from a
+mirror of the table) says what to send and what event numbers it gets, displays and floor
+monitors that time every ``events`` frame they read."""
 
 from __future__ import annotations
 
@@ -18,86 +19,16 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from loadgen.common import DECK, FLOOR_BASE, PACED, SATURATION, STREETS, TOURNAMENT, table_config
-from protocol import (
-    Act,
-    CardsShown,
-    Deal,
-    ErrorEvent,
-    HandEnd,
-    Prompt,
-    RoundEnd,
-    Show,
-    ShowdownOrder,
-    StartHand,
-    TableConfig,
-)
-from protocol.commands import Command
+from clients.bots import Mirror, Style
+from loadgen.common import FLOOR_BASE, PACED, SATURATION, TOURNAMENT, table_config
 from protocol.wire import Hello, Ping, Send, Subscribe
-from server.engine import TableState, apply, new_table
 from server.tokens import Claims, Role, issue
 
 encode = msgspec.json.Encoder().encode
 
 
-# --- the bot dealer ------------------------------------------------------------------------
-
-
-class Bot:
-    """One table's dealer: what to send next, from a mirror of the table (the pure engine)."""
-
-    def __init__(self, config: TableConfig, seed: int) -> None:
-        self.state: TableState = new_table(config)
-        self.rng = random.Random(seed)
-        self.pending: Command | None = None
-        self.deck: list[str] = []
-        self.next_card = 0
-        self.show_order: list[int] = []
-        self.hands = 0
-
-    def _start(self) -> Command:
-        deck = list(DECK)
-        self.rng.shuffle(deck)
-        self.deck = deck
-        seats = [s.number for s in self.state.seats if s.stack > 0]
-        self.next_card = 2 * len(seats)
-        self.hands += 1
-        return StartHand(cards={s: deck[2 * i : 2 * i + 2] for i, s in enumerate(seats)})
-
-    def step(self) -> tuple[Command, int]:
-        """The next command and how many events it makes; the mirror moves on."""
-        command = self.pending if self.pending is not None else self._start()
-        state, events = apply(self.state, command)
-        if len(events) == 1 and isinstance(events[0], ErrorEvent):
-            raise RuntimeError(f"the bot made an illegal move {command}: {events[0].message}")
-        self.state = state
-        self.pending = None
-        for e in events:
-            if isinstance(e, Prompt):
-                self.pending = self._answer(e)
-            elif isinstance(e, RoundEnd) and e.next in STREETS:
-                count = 3 if e.next == "flop" else 1
-                burn = self.next_card
-                self.next_card += 1 + count
-                self.pending = Deal(street=e.next, cards=self.deck[burn + 1 : burn + 1 + count])  # type: ignore[arg-type]
-            elif isinstance(e, ShowdownOrder):
-                self.show_order = list(e.order)
-                self.pending = Show(seat=self.show_order.pop(0))
-            elif isinstance(e, CardsShown) and self.show_order:
-                self.pending = Show(seat=self.show_order.pop(0))
-            elif isinstance(e, HandEnd):
-                self.pending = None
-        return command, len(events)
-
-    def _answer(self, p: Prompt) -> Command:
-        r = self.rng.random()
-        if p.can_raise and p.min_raise_to and r < 0.04:
-            return Act(seat=p.seat, declare="raise" if p.to_call else "bet", amount=p.min_raise_to)
-        if "check" in p.options:
-            return Act(seat=p.seat, declare="check")
-        if r < 0.15:
-            return Act(seat=p.seat, declare="fold")
-        return Act(seat=p.seat, declare="call")
+PLAY = Style(bet=0.04, fold=0.11, raise_=0.04)
+"""Check or call mostly, fold sometimes, a minimum bet or raise now and then."""
 
 
 # --- worker: the stations ------------------------------------------------------------------
@@ -162,7 +93,9 @@ class Records:
 
 
 class Dealer:
-    def __init__(self, table: int, ws: ClientConnection, bot: Bot, rec: Records, tw: bool) -> None:
+    def __init__(
+        self, table: int, ws: ClientConnection, bot: Mirror, rec: Records, tw: bool
+    ) -> None:
         self.table = table
         self.table_id = str(table)
         self.ws = ws
@@ -337,7 +270,8 @@ async def worker(spec: dict[str, Any]) -> None:
     async def dealer(table: int) -> Dealer:
         async with gate:
             ws = await open_station(url, secret, "dealer", str(table), deflate)
-            d = Dealer(table, ws, Bot(config, spec["seed"] * 100_003 + table), rec, tw)
+            bot = Mirror(config, spec["seed"] * 100_003 + table, PLAY)
+            d = Dealer(table, ws, bot, rec, tw)
             tasks.append(loop.create_task(d.read()))
             return d
 

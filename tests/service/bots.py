@@ -1,10 +1,11 @@
-"""Shared code of the service tests: bot dealers that play legal hands from the prompts they
-receive, stations that record every event they are handed, and checks of what Redis holds.
+"""Shared code of the service tests: a driver for the bot dealer (``clients.bots``, the one
+the demo and the load benchmark use), stations that record every event they are handed, and
+checks of what Redis holds.
 
-A bot keeps every command it sent with its id and the ``ack`` it got (or none). It retries a
-command it has no answer for with the SAME id until it is acknowledged, across reconnections of
-its client, so that a test can check afterwards that every acknowledged command is in the log
-exactly once and nothing was applied twice.
+The driver sends the bot's commands one at a time and keeps each with its id and the ``ack``
+it got (or none). It retries a command it has no answer for with the SAME id until it is
+acknowledged, across reconnections of its client, so that a test can check afterwards that
+every acknowledged command is in the log exactly once and nothing was applied twice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import contextlib
 import itertools
 import json
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,17 +22,14 @@ import msgspec
 from redis.asyncio import Redis
 from websockets.exceptions import ConnectionClosed
 
+from clients.bots import DealerBot, event_of
 from clients.python import Client, CommandRefused
-from protocol import Act, Command, Deal, Show, StartHand, TableConfig
+from protocol import Act, Command, Deal, FloorCall, Show, StartHand, TableConfig
 from protocol.codec import decode_event
 from protocol.wire import Events, Snapshot
 from server.engine import TableState, rebuild
 from server.store import commands_key, log_key, state_key
 
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-DECK = [r + s for r in RANKS for s in SUITS]
-STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
 RESEND = ("busy", "unavailable", "unknown_outcome", "disconnected")
 """Answers after which the same command id is sent again (a lost answer may hide a commit)."""
 
@@ -48,74 +45,6 @@ def as_dict(event: Any) -> dict[str, Any]:
     if isinstance(event, dict):
         return event
     return json.loads(bytes(event))
-
-
-# --- the bot's brain: pure, fed the table's events in order --------------------------------
-
-
-class Policy:
-    """Decides the dealer's next command from the events of one table.
-
-    It starts a hand with hole cards for every seat with chips, answers each ``prompt`` with
-    one of its ``options`` (mostly check/call, sometimes a minimum bet or raise, sometimes a
-    fold), deals the street a ``round_end`` names as ``next``, shows hands in the ``showdown``
-    order, and starts the next hand after ``hand_end``.
-    """
-
-    def __init__(self, config: TableConfig, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.stacks = dict(config.seats)
-        self.pending: Command | None = StartHand()
-        self.deck: list[str] = []
-        self.to_show: list[int] = []
-        self.hands = 0
-        self.awaiting = False
-        self._new_hand_command()
-
-    def _new_hand_command(self) -> None:
-        self.deck = DECK[:]
-        self.rng.shuffle(self.deck)
-        seats = sorted(n for n, chips in self.stacks.items() if chips > 0)
-        cards = {n: [self.deck.pop(), self.deck.pop()] for n in seats}
-        self.pending = StartHand(cards=cards)
-
-    def feed(self, event: dict[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "hand_end":
-            self.hands += 1
-            self.stacks = {int(k): v for k, v in event["stacks"].items()}
-            self.to_show = []
-            self._new_hand_command()
-        elif kind == "prompt":
-            self.pending = self._act(event)
-        elif kind == "round_end":
-            street = event.get("next") or ""
-            if street in STREET_CARDS:
-                cards = [self.deck.pop() for _ in range(STREET_CARDS[street])]
-                self.pending = Deal(street=street, cards=cards)  # type: ignore[arg-type]
-            else:
-                self.pending = None  # showdown order, exposure or hand_end follows
-        elif kind == "showdown":
-            self.to_show = list(event["order"])
-            self.pending = Show(seat=self.to_show[0])
-        elif kind == "shown":
-            if self.to_show and self.to_show[0] == event["seat"]:
-                self.to_show.pop(0)
-            self.pending = Show(seat=self.to_show[0]) if self.to_show else None
-        elif kind == "floor_call" and event.get("blocking", True):
-            raise AssertionError(f"the bot played into a floor call: {event}")
-
-    def _act(self, prompt: dict[str, Any]) -> Command:
-        seat, options, roll = prompt["seat"], prompt["options"], self.rng.random()
-        if "check" in options:
-            if "bet" in options and roll < 0.15 and prompt["min_raise_to"]:
-                return Act(seat=seat, declare="bet", amount=prompt["min_raise_to"])
-            return Act(seat=seat, declare="check")
-        if roll < 0.3:
-            return Act(seat=seat, declare="fold")
-        if "raise" in options and roll < 0.36 and prompt["min_raise_to"]:
-            return Act(seat=seat, declare="raise", amount=prompt["min_raise_to"])
-        return Act(seat=seat, declare="call")
 
 
 # --- clients whose messages are kept --------------------------------------------------------
@@ -204,7 +133,8 @@ class BotError(AssertionError):
 
 
 class Bot:
-    """Plays one table through one dealer client until told to stop."""
+    """Plays one table through one dealer client until told to stop: ``policy`` (the bot
+    dealer, playing legal poker that never needs the floor) says what to send."""
 
     def __init__(
         self,
@@ -219,7 +149,7 @@ class Bot:
         self.client = station.client
         self.tournament = tournament
         self.table = table
-        self.policy = Policy(config, seed)
+        self.policy = DealerBot(config, seed)
         self.sent: list[Sent] = []
         self.seen = 0
         self.ack_timeout = ack_timeout
@@ -315,7 +245,10 @@ class Bot:
                         continue
                     if number != self.seen + 1:
                         raise BotError(f"table {self.table}: event {number} after {self.seen}")
-                    self.policy.feed(as_dict(event))
+                    typed = event_of(event)
+                    if isinstance(typed, FloorCall) and typed.blocking:
+                        raise BotError(f"table {self.table}: the bot played into {typed}")
+                    self.policy.see(typed)
                     self.seen = number
             elif isinstance(message, Snapshot):
                 raise BotError(f"table {self.table}: a dealer was sent a snapshot")
