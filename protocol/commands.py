@@ -193,10 +193,15 @@ class Irregularity(_Command, tag="irregularity", frozen=True):
 
 
 class Clock(_Command, tag="clock", frozen=True):
-    """The floor puts the clock on the seat to act at time ``at`` (ms): 25 s, then 5 (31)."""
+    """The floor puts the clock on the seat to act at time ``at`` (ms): 25 s, then 5 (31).
+
+    With ``seconds`` it is a shot clock (RP-28): the seat has that long, with no countdown; the
+    service starts it at every prompt of an event with a shot clock, and a time-bank card
+    extends it."""
 
     at: Millis
     seat: SeatNo | None = None
+    seconds: Annotated[int, msgspec.Meta(ge=1, le=3600)] | None = None
 
 
 class Time(_Command, tag="time", frozen=True):

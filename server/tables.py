@@ -17,7 +17,9 @@ A table of a tournament that has a structure belongs to it (:mod:`server.tournam
 ``hook``): seats, levels and chips come from the tournament, so those commands are refused
 here; a ``start_hand`` is refused in the commit script while the tournament holds new hands (a
 break, the clock not started); and a command that ends a hand is committed by the tournament,
-with what the hand end does to it, in one step.
+with what the hand end does to it, in one step. Where its structure has a shot clock (RP-28),
+every new prompt starts the seat's clock in the same commit: the service's timers rule on it
+like a clock the floor called (31).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from protocol import Command, ErrorEvent, Event, HandEnd, StartHand, TableConfig
+from protocol import Clock, Command, ErrorEvent, Event, HandEnd, StartHand, TableConfig
+from protocol.tournament import ShotClock
 from server import metrics
 from server.engine import TableState, apply, new_table
 from server.store import KEEP, NO_CLOCK, Published, Store
@@ -91,6 +94,8 @@ class TournamentHook(Protocol):
     """What a table needs of its tournament (:class:`server.tournaments.Tournaments`)."""
 
     async def structured(self, tournament: str) -> bool: ...
+
+    async def shot_clock(self, tournament: str) -> ShotClock | None: ...
 
     async def hand_step(
         self,
@@ -188,6 +193,11 @@ class Tables:
                 # The engine's own code ("hand_in_play", "awaiting_floor", ...) is the wire
                 # code: one vocabulary from the rules to the station (README, errors).
                 return Refused(error.code, error.message, error.rule)
+            if run_by_tournament:
+                assert self.hook is not None
+                shot = await self.hook.shot_clock(tournament)
+                if shot is not None:
+                    state, events = _shot_clock(shot, cached.state, state, events)
             if run_by_tournament and any(isinstance(e, HandEnd) and not e.void for e in events):
                 assert self.hook is not None
                 ended = await self.hook.hand_step(
@@ -234,6 +244,33 @@ class Tables:
             metrics.CONFLICTS.inc()
             self.cache.pop(key, None)
         raise Busy(f"table {table} kept changing; retry with the same command id")
+
+
+def _shot_clock(
+    shot: ShotClock, before: TableState, after: TableState, events: list[Event]
+) -> tuple[TableState, list[Event]]:
+    """A new prompt starts the shot clock on its seat (RP-28): shorter for a player's first
+    action of the hand where the structure says so (RP-28-A)."""
+    seat = after.to_act
+    if after.phase != "betting" or seat is None:
+        return after, events
+    moved = (before.to_act, before.hand, before.street, before.actions) != (
+        after.to_act,
+        after.hand,
+        after.street,
+        after.actions,
+    )
+    if not moved:
+        return after, events
+    found = after.seat(seat)
+    first = after.street == "preflop" and found is not None and not found.acted
+    seconds = shot.first_action if first and shot.first_action else shot.action
+    if seconds <= 0:
+        return after, events
+    clocked, more = apply(after, Clock(at=int(time.time() * 1000), seat=seat, seconds=seconds))
+    if any(isinstance(e, ErrorEvent) for e in more):
+        return after, events
+    return clocked, [*events, *more]
 
 
 def _deadline(before: TableState, after: TableState) -> str:

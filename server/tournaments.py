@@ -25,15 +25,18 @@ import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from protocol import Event, HandEnd
+from protocol import Clock as ClockCommand
+from protocol import ErrorEvent, Event, HandEnd
 from protocol.tournament import (
     ColorUp,
     Reenter,
     Register,
     SeatPlayer,
+    ShotClock,
     Structure,
     TableOpened,
     Tick,
+    TimeBankUsed,
     TournamentCommand,
     TournamentError,
     TournamentEvent,
@@ -113,6 +116,11 @@ class Tournaments:
         found = await self.store.has_structure(tournament_id)
         self.structures[tournament_id] = math.inf if found else time.monotonic() + NOT_KNOWN_FOR
         return found
+
+    async def shot_clock(self, tournament_id: str) -> ShotClock | None:
+        """The structure's shot clock (RP-28), if it has one."""
+        known = await self.current(tournament_id)
+        return known.state.structure.shot_clock if known is not None else None
 
     async def load(self, tournament_id: str) -> Known | None:
         stored = await self.store.load(tournament_id)
@@ -264,7 +272,8 @@ class Tournaments:
             if len(events) == 1 and isinstance(events[0], TournamentError):
                 error = events[0]
                 return Refused(error.code, error.message, error.rule)
-            for name in tournament_glue.touched(state, events) - tables.keys():
+            needed = tournament_glue.touched(state, events) | _banked(state, events)
+            for name in needed - tables.keys():
                 cached = await self._table(tournament_id, name)
                 if cached is not None:
                     tables[name], expected[name] = cached.state, cached.seq
@@ -275,6 +284,7 @@ class Tournaments:
                     lines += tournament_glue.order(state, tables, event)
                 if isinstance(command, ColorUp):
                     lines += tournament_glue.color_up(state, tables, command.table, events)
+                lines += _time_banks(state, tables, events)
             except tournament_glue.Refused as refused:
                 return Refused(
                     refused.error.code,
@@ -440,6 +450,40 @@ class _Origin:
 
 class _TableMoved:
     """The step's own table was written meanwhile: its command must be ruled on again."""
+
+
+def _banked(state: TournamentState, events: list[TournamentEvent]) -> set[str]:
+    """The tables of players who played a time-bank card."""
+    found = set()
+    for event in events:
+        if isinstance(event, TimeBankUsed):
+            table = state.players[event.player].table
+            if table is not None:
+                found.add(table)
+    return found
+
+
+def _time_banks(
+    state: TournamentState, tables: dict[str, TableState], events: list[TournamentEvent]
+) -> list[TableLine]:
+    """A time-bank card extends the shot clock running on the player's seat (RP-28)."""
+    lines: list[TableLine] = []
+    for event in events:
+        if not isinstance(event, TimeBankUsed):
+            continue
+        p = state.players[event.player]
+        table = tables.get(p.table or "")
+        clock = table.clock if table is not None else None
+        if p.table is None or clock is None or clock.seat != p.seat:
+            raise tournament_glue.Refused(
+                p.table or "",
+                ErrorEvent(
+                    f"no clock is running on {p.name or p.player}", rule="RP-28", code="no_clock"
+                ),
+            )
+        extended = ClockCommand(at=clock.expires, seat=clock.seat, seconds=event.seconds)
+        lines += tournament_glue.to(tables, p.table, extended)
+    return lines
 
 
 def _clock_changed(before: TournamentState, after: TournamentState) -> bool:

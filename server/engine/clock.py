@@ -2,7 +2,8 @@
 
 Time is an input: the command that starts the clock and the timer's ``time`` commands carry
 it. When the time runs out a seat facing a bet has a dead hand; otherwise it checks. An action
-at the very moment the time runs out counts.
+at the very moment the time runs out counts. A shot clock (RP-28, ``seconds``) runs the same
+way, for its own length and with no countdown.
 """
 
 from __future__ import annotations
@@ -25,6 +26,19 @@ def start(t: TableState, cmd: Clock, emit: Emit) -> None:
     seat = cmd.seat if cmd.seat is not None else t.to_act
     if seat != t.to_act:
         raise Illegal("31", f"the action is on seat {t.to_act}, not seat {seat}")
+    if cmd.seconds is not None:
+        expires = cmd.at + cmd.seconds * 1000
+        emit(
+            ClockStarted(
+                seat=seat,
+                at=cmd.at,
+                deadline=expires,
+                expires=expires,
+                rules=["RP-28"],
+                text=f"Shot clock on seat {seat}: {cmd.seconds} seconds (RP-28)",
+            )
+        )
+        return
     deadline = cmd.at + THINKING_MS
     expires = deadline + COUNTDOWN_MS
     emit(

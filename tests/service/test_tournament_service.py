@@ -26,9 +26,10 @@ from protocol.tournament import (
     Register,
     StartClock,
     Structure,
+    UseTimeBank,
     decode_structure,
 )
-from protocol.wire import Clock, Snapshot, TournamentEvents, TournamentSnapshot
+from protocol.wire import Clock, Events, Snapshot, TournamentEvents, TournamentSnapshot
 from server.store import TOURNAMENT_LOG, log_key
 from tests.service.conftest import ServerProcess, token
 from tests.service.test_timers import lease_holder
@@ -286,3 +287,59 @@ async def test_forty_players_on_five_tables_play_to_a_winner(
             elif e["type"] == "hand_start" and not e.get("redeal"):
                 assert tuple(e["blinds"]) == in_force
     print(f"40 players to a winner: {boundaries} hand ends, {len(levels)} levels, places paid")
+
+
+async def events_until(client: Client, table: str, found: Any, timeout: float = 15) -> list[Any]:
+    """The table's events the client reads until ``found(events so far)`` holds."""
+    seen: list[Any] = []
+    async with asyncio.timeout(timeout):
+        async for message in client.messages():
+            if isinstance(message, Events) and message.table == table:
+                seen += message.events
+                if found(seen):
+                    return seen
+    raise AssertionError("the events never came")
+
+
+async def test_rule_rp_28_the_shot_clock_runs_by_the_service_and_a_time_bank_extends_it(
+    start_server: Any, connect: Any
+) -> None:
+    shot = {"action": 30, "first_action": 2, "time_banks": 1, "bank_seconds": 20}
+    server: ServerProcess = start_server()
+    admin = await connect(server, "admin")
+    await admin.create_tournament("main", "Shot clock", structure(shot_clock=shot))
+    await admin.tournament_command("main", OpenTable(table="t1", seats=9))
+    for i in range(3):
+        await admin.tournament_command("main", Register(player=f"p{i}", name=f"Player {i}"))
+    floor = await connect(server, "floor")
+    await floor.tournament_command("main", StartClock())
+    dealer = await connect(server, "dealer", table="t1")
+    await dealer.subscribe("main", "t1")
+    await dealer.command("main", "t1", StartHand())
+
+    # The first action of the hand has 2 s (RP-28-A); nobody acts: the service rules on it.
+    def clocks(events: list[Any]) -> list[Any]:
+        return [e for e in events if e["type"] == "clock"]
+
+    seen = await events_until(dealer, "t1", lambda es: any(e["type"] == "action" for e in es))
+    first = clocks(seen)[0]
+    assert first["rules"] == ["RP-28"] and first["expires"] - first["at"] == 2_000
+    acted = next(e for e in seen if e["type"] == "action")
+    assert acted["seat"] == first["seat"] and acted["action"] == "fold"  # facing the big blind
+    if len(clocks(seen)) < 2:  # the next prompt's clock starts in the same commit as the fold
+        seen += await events_until(dealer, "t1", lambda es: bool(clocks(es)))
+    second = clocks(seen)[1]
+    assert second["seat"] != first["seat"] and second["expires"] - second["at"] == 2_000
+
+    # Its player plays the time-bank card: the clock on the seat runs 20 s longer.
+    tournament = await connect(server, "floor")
+    await tournament.subscribe("main")
+    view = (await next_of(tournament, TournamentSnapshot)).state
+    who = next(p.player for p in view.players if p.table == "t1" and p.seat == second["seat"])
+    await floor.tournament_command("main", UseTimeBank(player=who))
+    extended = clocks(await events_until(dealer, "t1", lambda es: bool(clocks(es))))[0]
+    assert extended["seat"] == second["seat"]
+    assert extended["expires"] == second["expires"] + 20_000
+    with pytest.raises(CommandRefused) as none_left:
+        await floor.tournament_command("main", UseTimeBank(player=who))
+    assert none_left.value.error.code == "no_time_bank"
