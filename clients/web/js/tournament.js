@@ -178,7 +178,8 @@ export class TournamentModel {
     this.seq = null;
     this.view = null;
     this.guarantee = 0;
-    this.lastSeated = null; // the latest `seated` event (the TD's seat ticket)
+    this.lastSeated = null; // the latest `seated` event
+    this.entryOf = new Map(); // player -> the `registered` event of the entry seen last
     this.log = []; // {seq, type, text}, newest first
     this.stale = false; // a fresh snapshot would say more than the events (the payouts)
   }
@@ -234,6 +235,7 @@ export class TournamentModel {
         const fresh = player({ player: e.player, name: e.name, status: "registered", entry: e.entry, bounties: old?.bounties });
         v.players = [...v.players.filter((p) => p.player !== e.player), fresh];
         v.entries += 1;
+        this.entryOf.set(e.player, e);
         if (e.pool != null) v.prize_pool = Math.max(e.pool, this.guarantee);
         break;
       }
