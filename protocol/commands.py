@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from protocol.config import Level
-from protocol.types import Cards, Chips, Millis, Quantity, SeatNo, Text
+from protocol.types import Cards, Chips, Id, Millis, Quantity, SeatNo, Text
 
 Declaration = Literal["fold", "check", "call", "bet", "raise", "all_in", "complete", "pot"]
 First = Literal["verbal", "chips", "together"]
@@ -278,6 +278,44 @@ class ColorUp(_Command, tag="color_up", frozen=True):
 
     chips: Annotated[list[Chips], msgspec.Meta(max_length=20)]
     removed: dict[SeatNo, Chips] = {}
+    won: dict[SeatNo, Chips] = {}
+    """Chips a seat gets in the race: the raced chip (at most one a player), or the one chip of
+    the smallest denomination a player who lost the last chip is given (26-A)."""
+
+
+class HoldHands(_Command, tag="hold_hands", frozen=True):
+    """No new hand may start until ``hold`` is released; a hand in play finishes. The tournament
+    holds a table for hand-for-hand (RP-8), a move or a break waiting on it (12-A, 11-B) and a
+    stoppage (12-D); ``reason`` and ``rule`` are what the dealer station shows."""
+
+    hold: Id
+    reason: Text = ""
+    rule: Text = ""
+
+
+class ReleaseHands(_Command, tag="release_hands", frozen=True):
+    """The hold ``hold`` is over (nothing happens when the table is not held for it)."""
+
+    hold: Id
+
+
+class HandForHand(_Command, tag="hand_for_hand", frozen=True):
+    """Hand-for-hand is on (or off): an all-in and call keeps the cards face down and no further
+    card is dealt until the floor releases them (RP-8-F)."""
+
+    on: bool = True
+
+
+class ReleaseCards(_Command, tag="release_cards", frozen=True):
+    """The floor releases an all-in held during hand-for-hand: the hands are turned up (17) and
+    the dealer deals on (RP-8-F)."""
+
+
+class SetButton(_Command, tag="set_button", frozen=True):
+    """Between hands: the next hand is dealt as a table's first, with the button on ``seat``
+    (the final table's button drawn or placed by the structure, RP-9)."""
+
+    seat: SeatNo
 
 
 Command = (
@@ -303,4 +341,9 @@ Command = (
     | CallFloor
     | AddChips
     | ColorUp
+    | HoldHands
+    | ReleaseHands
+    | HandForHand
+    | ReleaseCards
+    | SetButton
 )

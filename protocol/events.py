@@ -371,6 +371,55 @@ class ColoredUp(_Event, tag="colored_up", frozen=True):
     stacks: dict[int, int]
     rules: list[str] = []
     text: str = ""
+    won: dict[int, int] = {}
+    """Chips the race gave a seat: the raced chip, or the one a player raced out gets (26-A)."""
+
+
+class HandsHeld(_Event, tag="hands_held", frozen=True):
+    """No new hand starts at this table until ``hold`` is released (a hand in play finishes)."""
+
+    hold: str
+    reason: str = ""
+    rules: list[str] = []
+    text: str = ""
+
+
+class HandsReleased(_Event, tag="hands_released", frozen=True):
+    hold: str
+    text: str = ""
+
+
+class HandForHandSet(_Event, tag="hand_for_hand", frozen=True):
+    """Hand-for-hand on or off at this table (RP-8)."""
+
+    on: bool
+    rules: list[str] = msgspec.field(default_factory=lambda: ["RP-8"])
+    text: str = ""
+
+
+class CardsHeld(_Event, tag="cards_held", frozen=True):
+    """Hand-for-hand: an all-in and call; the cards of ``seats`` stay face down and no further
+    card is dealt until the floor releases them (RP-8-F). It carries no card."""
+
+    seats: list[int]
+    next: str = ""
+    rules: list[str] = msgspec.field(default_factory=lambda: ["RP-8-F"])
+    text: str = ""
+
+
+class CardsReleased(_Event, tag="cards_released", frozen=True):
+    """The floor released the held all-in: the hands are turned up next (17)."""
+
+    rules: list[str] = msgspec.field(default_factory=lambda: ["RP-8-F"])
+    text: str = ""
+
+
+class ButtonSet(_Event, tag="button_set", frozen=True):
+    """The next hand is dealt as the table's first, with the button on ``seat`` (RP-9)."""
+
+    seat: int
+    rules: list[str] = []
+    text: str = ""
 
 
 Event = (
@@ -404,4 +453,10 @@ Event = (
     | ErrorEvent
     | ChipsAdded
     | ColoredUp
+    | HandsHeld
+    | HandsReleased
+    | HandForHandSet
+    | CardsHeld
+    | CardsReleased
+    | ButtonSet
 )

@@ -44,6 +44,9 @@ The modules, by the rulebook's chapters (top of the import graph first):
 - :mod:`buttons` — button and blinds, dead button, new players (9, 11, 34, 36);
 - :mod:`chips` — chips a seat gains or loses between hands: rebuys and add-ons (29), the
   color-up and the denominations in play (26);
+- :mod:`holds` — the tournament's holds on a table between hands (hand-for-hand RP-8, a move or
+  a break waiting, 12-A, 11-B, a stoppage 12-D), the hand-for-hand all-in held face down until
+  the floor releases it (RP-8-F), the final table's button (RP-9);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown;
 - :mod:`evolve` — applying an event to the state: the only place a table changes;
 - :mod:`moves` — what a rule module hands back to the dispatcher, and the ``Emit`` type;

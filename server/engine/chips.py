@@ -71,24 +71,28 @@ def color_up(t: TableState, cmd: ColorUp, emit: Emit) -> Move:
             code="bad_chips",
         )
     unit = denominations[0]
-    for number, gone in sorted(cmd.removed.items()):
+    for number in sorted({*cmd.removed, *cmd.won}):
         s = t.seat(number)
         if s is None:
             raise Illegal("26-C", f"there is no player in seat {number}", code="unknown_seat")
+        gone, gets = cmd.removed.get(number, 0), cmd.won.get(number, 0)
         if gone > s.stack:
             raise Illegal(
                 "26-C",
                 f"seat {number} holds {words.chips(s.stack)}: {words.chips(gone)} cannot come off",
                 code="bad_chips",
             )
-        if gone == s.stack:
+        if gone == s.stack and not gets:
             raise Illegal(
                 "26-A",
                 f"seat {number} would be raced out of the tournament: a player who loses the "
                 "last chip in the race gets one chip of the smallest denomination (26-A)",
                 code="raced_out",
             )
-    stacks = {s.number: s.stack - cmd.removed.get(s.number, 0) for s in t.seats}
+    stacks = {
+        s.number: s.stack - cmd.removed.get(s.number, 0) + cmd.won.get(s.number, 0)
+        for s in t.seats
+    }
     for number, stack in stacks.items():
         if stack % unit:
             raise Illegal(
@@ -98,15 +102,19 @@ def color_up(t: TableState, cmd: ColorUp, emit: Emit) -> Move:
                 code="bad_chips",
             )
     removed = {n: c for n, c in sorted(cmd.removed.items()) if c}
+    won = {n: c for n, c in sorted(cmd.won.items()) if c}
     off = "; ".join(f"seat {n}: {words.chips(c)}" for n, c in removed.items()) or "nothing"
+    raced = "; ".join(f"seat {n}: {words.chips(c)}" for n, c in won.items())
     emit(
         ColoredUp(
             removed=removed,
             chips=denominations,
             stacks=stacks,
-            rules=["26-C"],
+            rules=["26-A", "26-C"] if won else ["26-C"],
             text=f"Color-up: chips in play {', '.join(map(words.chips, denominations))}; "
-            f"leftover chips removed, {off} (26-C)",
+            f"leftover chips removed, {off} (26-C)"
+            + (f"; chips won in the race, {raced} (26-A)" if raced else ""),
+            won=won,
         )
     )
     return None

@@ -18,6 +18,9 @@ from protocol.events import (
     ActionLimited,
     Answer,
     Awarded,
+    ButtonSet,
+    CardsHeld,
+    CardsReleased,
     CardsShown,
     ChipsAdded,
     ClockStarted,
@@ -28,6 +31,9 @@ from protocol.events import (
     ExposeAll,
     FloorCall,
     HandEnd,
+    HandForHandSet,
+    HandsHeld,
+    HandsReleased,
     HandStart,
     Irregular,
     LevelSet,
@@ -132,7 +138,9 @@ def evolve(t: TableState, e: Event) -> None:
                 key=_number,
             )
         case PlayerRemoved():
+            # The seat's penalty leaves with its player (who serves it elsewhere, 74-A).
             t.seats = [s for s in t.seats if s.number != e.seat]
+            t.penalties = {n: k for n, k in t.penalties.items() if n != e.seat}
         case ChipsAdded():
             _seat(t, e.seat).stack = e.stack
         case ColoredUp():
@@ -141,6 +149,21 @@ def evolve(t: TableState, e: Event) -> None:
             t.chips = tuple(e.chips)
         case LevelSet():
             t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet)
+        case HandsHeld():
+            reason = f"{e.rules[0] if e.rules else ''}|{e.reason}"
+            t.holds = {**t.holds, e.hold: reason}
+        case HandsReleased():
+            t.holds = {k: v for k, v in t.holds.items() if k != e.hold}
+        case HandForHandSet():
+            t.h4h = e.on
+        case CardsHeld():
+            t.cards_held = True
+        case CardsReleased():
+            t.cards_held = False
+        case ButtonSet():
+            # Dealt as a table's first hand from this button (RP-9): the rotation starts anew.
+            t.button, t.started, t.dead_small_blind = e.seat, False, False
+            t.small_blind, t.sb_pos, t.big_blind = None, 0, 0
         case _:
             pass
 
@@ -176,9 +199,11 @@ def _become(t: TableState, other: TableState) -> None:
 def _restore(t: TableState) -> None:
     """Back to the table as it was before the hand: every chip returns (misdeal, 37-C)."""
     assert t.base is not None, "no hand to undo"
-    announced = t.next_level
+    announced, holds, h4h = t.next_level, t.holds, t.h4h
     _become(t, msgspec.structs.replace(t.base))
     t.next_level = announced or t.next_level
+    # Holds and hand-for-hand are the tournament's orders, not part of the hand undone.
+    t.holds, t.h4h = holds, h4h
 
 
 def _hand_start(t: TableState, e: HandStart) -> None:

@@ -3,13 +3,14 @@
 Only the dispatcher (:mod:`table`) calls in here, with the move a rule module decided
 (:mod:`moves`). Out-of-turn actions waiting on a seat bind or are released as the action
 reaches it (55). Rule 17: once an all-in leaves no further betting possible, every hand is
-turned face up; the showdown itself is :mod:`showdown`.
+turned face up — during hand-for-hand only once the floor releases it (RP-8-F, :mod:`holds`);
+the showdown itself is :mod:`showdown`.
 """
 
 from __future__ import annotations
 
-from protocol.events import ExposeAll, Prompt, RoundEnd, ShowdownOrder
-from server.engine import betting, out_of_turn, pots, showdown, words
+from protocol.events import CardsHeld, Prompt, RoundEnd, ShowdownOrder
+from server.engine import betting, holds, out_of_turn, pots, showdown, words
 from server.engine.actions import check_substantial
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, StreetDealt, TryShowdown
 from server.engine.state import STREETS, Seat, TableState
@@ -87,13 +88,20 @@ def end_round(t: TableState, emit: Emit) -> None:
     )
     anyone_all_in = any(s.all_in for s in t.live())
     if anyone_all_in and not t.exposed and (nxt == "showdown" or not betting.betting_possible(t)):
-        emit(
-            ExposeAll(
-                seats=[s.number for s in t.live()],
-                cards={s.number: list(s.cards) for s in t.live() if s.cards},
-                text="All-in and no further betting possible: all hands face up (17)",
+        if t.h4h:
+            # RP-8-F: during hand-for-hand the cards stay face down, and no further card is
+            # dealt, until the floor releases them; then they are turned up (17).
+            what = "the showdown" if nxt == "showdown" else f"the {nxt}"
+            emit(
+                CardsHeld(
+                    seats=[s.number for s in t.live()],
+                    next=nxt,
+                    text=f"Hand-for-hand all-in: the cards stay face down and {what} waits for "
+                    "the floor (RP-8-F)",
+                )
             )
-        )
+            return
+        emit(holds.exposure(t))
     if nxt == "showdown":
         if not t.exposed:
             order = showdown.showdown_order(t)

@@ -168,6 +168,12 @@ class TableState(msgspec.Struct, array_like=True):
     shares: dict[int, int] = {}
     dead_small_blind: bool = False
     """The first hand has no small blind (34); read only before the first hand starts."""
+    holds: dict[str, str] = {}
+    """Why no new hand may start, by the hold's name: ``rule|reason`` (RP-8, 12-A, 11-B, 12-D)."""
+    h4h: bool = False
+    """Hand-for-hand: an all-in and call waits for the floor, face down (RP-8-F)."""
+    cards_held: bool = False
+    """A hand-for-hand all-in waits for the floor's release (RP-8-F)."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:
@@ -194,6 +200,8 @@ class TableState(msgspec.Struct, array_like=True):
 
     def waiting_on(self) -> str:
         """Whom the table waits on: a seat, the floor or the dealer (never nobody)."""
+        if self.cards_held:
+            return "floor: release the all-in (hand-for-hand, RP-8-F)"
         if self.phase == "floor":
             call = self.floor[0]
             seat = f", seat {call.seat}" if call.seat else ""
@@ -204,6 +212,8 @@ class TableState(msgspec.Struct, array_like=True):
             return f"dealer: deal the {self.next_street}"
         if self.phase == "showdown":
             return "dealer: show, muck or award"
+        if self.phase == "idle" and self.holds:
+            return "held: " + next(iter(self.holds.values())).partition("|")[2]
         if self.phase == "idle":
             return "dealer: start the next hand"
         return ""

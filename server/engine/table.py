@@ -27,12 +27,17 @@ from protocol.commands import (
     Count,
     Deal,
     FouledDeck,
+    HandForHand,
+    HoldHands,
     Irregularity,
     Misdeal,
     Muck,
     Penalty,
+    ReleaseCards,
+    ReleaseHands,
     RemovePlayer,
     Ruling,
+    SetButton,
     SetLevel,
     Show,
     StartHand,
@@ -53,6 +58,7 @@ from server.engine import (
     clock,
     corrections,
     flow,
+    holds,
     irregular,
     out_of_turn,
     penalties,
@@ -69,11 +75,12 @@ from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_rai
 from server.engine.state import Seat, TableState
 
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
-RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time)
+RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time, ReleaseCards)
 
 
 def decide(t: TableState, command: Command, emit: Emit) -> None:
     """Rule on one command and move the hand on as the ruling decided."""
+    holds.check_cards(t, command)
     if t.base is not None and isinstance(command, RECORDED):
         emit(Recorded(command))
     move = HANDLERS[type(command)](t, command, emit)
@@ -96,6 +103,7 @@ def attempt(state: TableState, command: Command) -> tuple[TableState, list[Event
 def _start(t: TableState, cmd: StartHand, emit: Emit) -> Move:
     if t.phase != "idle":
         raise Illegal("", f"hand {t.hand} is still in play", code="hand_in_play")
+    holds.check_start(t)
     return start_hand(t, cmd, emit)
 
 
@@ -324,4 +332,9 @@ HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     SetLevel: _level,
     AddChips: chips.add,
     ColorUp: chips.color_up,
+    HoldHands: holds.hold,
+    ReleaseHands: holds.release,
+    HandForHand: holds.hand_for_hand,
+    ReleaseCards: holds.release_cards,
+    SetButton: holds.set_button,
 }
