@@ -11,6 +11,8 @@ import { $, alert, entry, liveSeats, OFFLINE, resetEntry, send, station } from "
 import { dealPanel, floorPanel, idlePanel, showdownPanel } from "./dealer/hand.js";
 import { setUpIrregularities } from "./dealer/irregular.js";
 import { renderOval } from "./dealer/oval.js";
+import { renderLevelStrip } from "./dealer/level.js";
+import { withClock } from "./tournament-feed.js";
 
 const params = pageParams();
 let frame = 0;
@@ -21,8 +23,9 @@ station.schedule = () => {
   });
 };
 
-station.feed = new Feed({
+station.feed = new (withClock(Feed))({
   station: "dealer",
+  onClock: () => station.schedule(),
   ...params,
   table: params.table || "1",
   onChange: (m) => {
@@ -56,7 +59,9 @@ function render() {
   document.body.dataset.seq = model.syncedSeq ?? "";
   $("table-name").textContent = `Table ${model.table}`;
   document.title = `Dealer · Table ${model.table} · Tablewire`;
-  const summary = [v.hand ? `Hand ${v.hand}` : "", v.hand ? streetName(v.street) : "", model.levelText(), model.waitingOn].filter(Boolean);
+  // A tournament's table has the level (and the clock) in the strip under the header.
+  const level = station.feed.clock.view ? "" : model.levelText();
+  const summary = [v.hand ? `Hand ${v.hand}` : "", v.hand ? streetName(v.street) : "", level, model.waitingOn].filter(Boolean);
   $("summary").textContent = summary.join(" · ");
   if (entry.from != null && (v.phase !== "betting" || entry.from === v.to_act || !liveSeats().some((s) => s.seat === entry.from))) entry.from = null;
   renderOval($("table"), tapSeat);
@@ -64,6 +69,7 @@ function render() {
   renderChipEntry();
   renderUndo();
   renderLog($("log"), model.log);
+  renderLevelStrip();
   keepTime();
 }
 

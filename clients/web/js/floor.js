@@ -8,6 +8,8 @@ import { FloorTools } from "./floor-tools.js";
 import { fmt, streetName } from "./format.js";
 import { pageParams } from "./feed.js";
 import { clockLeft, h, renderInto, renderLog, showAlert, showStatus } from "./ui.js";
+import { clockWords, levelUpText, nextSecond } from "./level-strip.js";
+import { withClock } from "./tournament-feed.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -15,8 +17,9 @@ let selected = params.table;
 let frame = 0;
 const answering = new Set(); // "table:call" rulings sent, waiting for their answer
 
-const feed = new FloorFeed({
+const feed = new (withClock(FloorFeed))({
   station: "floor",
+  onClock: () => renderClock(),
   ...params,
   table: null,
   onChange: schedule,
@@ -98,6 +101,7 @@ function tileFacts(m) {
     penalties,
     calls: v.floor.length,
     level: m.levelText(),
+    levelUp: levelUpText(v),
   };
 }
 
@@ -107,7 +111,7 @@ function renderTiles(all) {
     if (!all.length) return h("p", { class: "none" }, "Waiting for the tables' first events…");
     return all.map((m) => {
       const f = tileFacts(m);
-      const label = [`Table ${m.table}`, f.hand, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : ""].filter(Boolean).join(", ");
+      const label = [`Table ${m.table}`, f.hand, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : "", f.levelUp].filter(Boolean).join(", ");
       return h(
         "button",
         {
@@ -125,6 +129,7 @@ function renderTiles(all) {
         f.clock ? h("span", { class: "tile-line clock", dataset: { clock: m.table } }, f.clock) : null,
         f.penalties.length ? h("span", { class: "tile-line penalties" }, `Penalty: ${f.penalties.join("; ")}`) : null,
         h("span", { class: "tile-line level" }, f.level),
+        f.levelUp ? h("span", { class: `tile-line level-up${f.levelUp.startsWith("Level up") ? " in-play" : ""}` }, f.levelUp) : null,
       );
     });
   });
@@ -144,7 +149,7 @@ function renderDetail(m) {
   const v = m.view;
   $("detail").dataset.table = m.table;
   $("detail-title").textContent = `Table ${m.table}`;
-  $("detail-summary").textContent = [v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "", m.levelText(), waiting(m)].filter(Boolean).join(" · ");
+  $("detail-summary").textContent = [v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "", m.levelText(), levelUpText(v), waiting(m)].filter(Boolean).join(" · ");
   if (!renderInto($("tools"), tools.signature(m), () => tools.build(m))) tools.refresh(m);
   if (log.dataset.table !== m.table) {
     log.replaceChildren();
@@ -160,6 +165,20 @@ function renderDetail(m) {
     if (voided) li.prepend(h("span", { class: "void-tag" }, "Voided"));
     else li.querySelector(".void-tag")?.remove();
   }
+}
+
+// The tournament clock in the header: the level and the time left, drawn at each second.
+let clockTimer = 0;
+function renderClock() {
+  clearTimeout(clockTimer);
+  const line = $("clock");
+  const words = clockWords(feed.clock);
+  line.hidden = !words;
+  if (!words) return;
+  const text = [words.level, words.time, words.state].filter(Boolean).join(" · ");
+  if (line.textContent !== text) line.textContent = text;
+  line.dataset.state = words.face.state;
+  clockTimer = setTimeout(renderClock, nextSecond(feed.clock));
 }
 
 setInterval(() => {
