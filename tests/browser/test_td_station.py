@@ -7,7 +7,9 @@
    a late registration; pause and resume; closing registration fixes the payouts.
 2. A tournament from the form: the levels typed in (a first level of 15 minutes), percent
    payouts; the clock shows the level as typed.
-3. Measured from the DOM at 1920 x 1080 and 1280 x 800, the set-up form included: every touch
+3. A player busted in a hand re-enters (9-A): found by name, "Re-enter", a new seat drawn and
+   shown as entry 2.
+4. Measured from the DOM at 1920 x 1080 and 1280 x 800, the set-up form included: every touch
    target at least 44 px, every text at least 4.5:1 on what is under it, nothing overlapping or
    clipped.
 
@@ -23,9 +25,16 @@ from typing import Any
 
 import pytest
 
+from protocol.commands import Act, Deal, StartHand
 from tests.browser.conftest import Stations
 from tests.browser.measure import contrast, layout_report, measure, small_targets
-from tests.browser.tournaments import STRUCTURE, tournament_view
+from tests.browser.tournaments import (
+    STRUCTURE,
+    create_tournament,
+    table_command,
+    table_view,
+    tournament_view,
+)
 
 expect = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
@@ -170,4 +179,42 @@ def test_a_tournament_from_the_form(stations: Stations, screenshots: Path) -> No
     clock = tournament_view(stations.server).clock
     assert clock.level is not None and clock.level.minutes == 15
     shot(td, screenshots, "td-created-from-form")
+    assert td.page_errors == []
+
+
+def test_a_busted_player_re_enters(stations: Stations, screenshots: Path) -> None:
+    server = stations.server
+    create_tournament(server, names=["Ann Lee", "Bo Diaz"], reentry_until=2)
+    seats = {p.name: p.seat for p in tournament_view(server).players}
+    td = stations.open("td", "admin", table=None, viewport=LAPTOP)
+    expect(td.locator("#field-line")).to_contain_text("2 left of 2 entries")
+
+    # Bo all-in with seven-deuce against Ann's aces, called; the board runs out.
+    ann, bo = seats["Ann Lee"], seats["Bo Diaz"]
+    table_command(server, "1", StartHand(cards={ann: ["As", "Ah"], bo: ["7c", "2d"]}))
+    for declare in ("all_in", "call"):
+        view = table_view(server, "1")
+        assert view.to_act is not None
+        table_command(server, "1", Act(seat=view.to_act, declare=declare))
+    table_command(
+        server,
+        "1",
+        Deal(street="flop", cards=["Kd", "9s", "4h"]),
+        Deal(street="turn", cards=["Jc"]),
+        Deal(street="river", cards=["3s"]),
+    )
+    busted = next(p for p in tournament_view(server).players if p.name == "Bo Diaz")
+    assert busted.status == "eliminated"
+
+    td.locator("#player-name").fill("bo")
+    match = td.locator(f'.match[data-player="{busted.player}"]')
+    expect(match.locator(".match-where")).to_have_text("Out")
+    match.get_by_role("button", name="Re-enter Bo Diaz").click()
+    expect(td.locator("#ticket-name")).to_have_text("Bo Diaz")
+    expect(td.locator(".ticket-meta")).to_have_text("Entry 2 · 20,000 chips · Re-entry")
+    again = next(p for p in tournament_view(server).players if p.name == "Bo Diaz")
+    assert again.status == "seated" and again.entry == 2
+    expect(td.locator("#ticket-seat")).to_have_text(str(again.seat))
+    expect(td.locator("#field-line")).to_contain_text("2 left of 3 entries")
+    shot(td, screenshots, "td-reentry")
     assert td.page_errors == []
