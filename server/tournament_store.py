@@ -198,6 +198,10 @@ class TournamentStore:
             return None
         return StoredTournament(int(seq), snap, int(snap_seq or 0), structure or b"")
 
+    async def name(self, tournament: str) -> str:
+        found = await self.redis.hget(f"tw:{{{tournament}}}:meta", "name")
+        return found.decode() if isinstance(found, bytes) else ""
+
     async def has_structure(self, tournament: str) -> bool:
         return bool(await self.redis.exists(state_key(tournament, TOURNAMENT_LOG)))
 

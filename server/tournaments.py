@@ -145,7 +145,9 @@ class Tournaments:
         known = await self.load(tournament_id)
         if known is None:
             return None
-        name = self.names.get(tournament_id, "")
+        name = self.names.get(tournament_id)
+        if name is None:
+            name = self.names[tournament_id] = await self.store.name(tournament_id)
         view = tournament_view(known.state, name, now_ms())
         return known.seq, encoder.encode(TournamentSnapshot(tournament_id, known.seq, view))
 
@@ -169,6 +171,7 @@ class Tournaments:
             hold_text(state, now_ms()),
         )
         if created:
+            self.names[tournament_id] = name
             self.structures[tournament_id] = math.inf
             self.known[tournament_id] = Known(0, state, 0)
         return created

@@ -73,7 +73,7 @@ async def test_registration_seats_the_player_at_a_table_in_one_step(
     floor = await connect(server, "floor")
     await floor.subscribe("main")
     snap = await next_of(floor, TournamentSnapshot)
-    assert snap.state.tables[0].table == "t1"
+    assert snap.state.tables[0].table == "t1" and snap.state.name == "Main event"
     ack = await admin.tournament_command("main", Register(player="p1", name="Ann Lee"))
     assert ack.seq > snap.seq
     events = await next_of(floor, TournamentEvents)

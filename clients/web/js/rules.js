@@ -87,6 +87,7 @@ const LINES = {
   "RP-11": "Big-blind ante: the big blind is posted first, then the ante from what is left.",
   "RP-24": "A player may ask the amount to call or whether they may raise; the dealer answers.",
   "RP-26": "The floor gives penalties as the recommended procedures set out.",
+  "RP-28": "Shot clock: each action has its time, the first action may have less; a time-bank card adds time.",
 };
 
 /** The rule numbers the glossary covers. */
