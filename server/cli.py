@@ -114,8 +114,7 @@ def _secret_options(command: Callable[..., None]) -> Callable[..., None]:
         "--secret-file",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         default=lambda: os.environ.get("TABLEWIRE_SECRET_FILE"),
-        help="File holding the token secret (or TABLEWIRE_SECRET; default: kept in the data "
-        "dir).",
+        help="File holding the token secret (or TABLEWIRE_SECRET; default: kept in the data dir).",
     )(command)
     return click.option(
         "--secret",
