@@ -188,10 +188,13 @@ class HandEnd(_Event, tag="hand_end", frozen=True):
 
 
 class PlayerAdded(_Event, tag="player_added", frozen=True):
+    """A player sits down; during a hand, out of it and dealt in from the next (9-A, 11-A)."""
+
     seat: int
     stack: int
     name: str = ""
     rules: list[str] = []
+    text: str = ""
 
 
 class PlayerRemoved(_Event, tag="player_removed", frozen=True):

@@ -298,7 +298,7 @@ class Fanout:
             for station in self.by_tournament.get(pub.tournament, set()):
                 station.new_table(key)
             return
-        clock = bytes(pub.clock) if pub.clock is not None else None
+        clock = encoder.encode(pub.clock) if pub.clock is not None else None
         await self.accept(
             Frame(pub.tournament, pub.table, pub.seq, [bytes(e) for e in pub.events], pub.at, clock)
         )

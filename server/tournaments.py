@@ -355,7 +355,7 @@ class Tournaments:
         snap = b""
         if blobs and last - known.snap_seq >= SNAPSHOT_EVERY:
             snap = _packer.encode(state)
-        clock = _json.encode(clock_view(state)) if _clock_changed(known.state, state) else None
+        clock = clock_view(state) if _clock_changed(known.state, state) else None
         published = _json.encode(
             Published(
                 tournament_id,
@@ -363,7 +363,7 @@ class Tournaments:
                 known.seq + 1,
                 at,
                 [msgspec.Raw(b) for b in blobs],
-                msgspec.Raw(clock) if clock else None,
+                clock,
             )
         )
         by_table: dict[str, list[bytes]] = {}

@@ -177,7 +177,10 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         current_bet=state.current_bet,
         pots=pots,
         pot_total=state.pot_total() - sum(in_front.values()),
-        seats=[_seat(state, s, public) for s in state.seats],
+        seats=[
+            _seat(state, s, public)
+            for s in sorted([*state.seats, *state.arrived], key=lambda seat: seat.number)
+        ],
         waiting_on=state.waiting_on(),
         prompt=_prompt(state),
         floor=[_call(c, True) for c in state.floor] + [_call(c, False) for c in state.notices],

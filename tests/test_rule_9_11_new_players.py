@@ -199,3 +199,70 @@ def test_36_c_three_handed_to_two_with_a_new_player_on_the_button() -> None:
     start = _next_hand(cfg, [*commands, *_add(4)])
     assert _where(start) == (4, 5, 3)
     assert start["dealt"] == [3, 4, 5]
+
+
+# --- Sitting down while a hand is in play (9-A, 11-A) -------------------------------------
+
+
+def test_rule_9_a_a_player_sits_down_during_a_hand_out_of_it_and_is_dealt_the_next() -> None:
+    # Hand 1: button 7, small blind 1, big blind 3; seat 6 sits down after the deal.
+    during = [{"type": "start_hand"}, *_add(6)]
+    events = run(FOUR, during)
+    added = last(events, "player_added")
+    assert added["seat"] == 6 and "next" in added["text"]
+    assert 6 not in last(events, "hand_start")["dealt"]
+    played = _fold_to_the_big_blind(FOUR, during)
+    end = last(run(FOUR, played), "hand_end")
+    assert end["stacks"].get("6", end["stacks"].get(6)) in (None, STACK)  # never in the hand
+    # Hand 2: button 1, small blind 3, big blind 5: seat 6 is not between them: dealt in.
+    assert 6 in _next_hand(FOUR, played)["dealt"]
+
+
+def test_rule_11_a_a_player_sitting_down_during_a_hand_between_the_blinds_and_button_waits() -> (
+    None
+):
+    # Hand 2 would be dealt with the button on 1, the small blind on 3: seat 2 is between.
+    during = [{"type": "start_hand"}, *_add(2)]
+    played = _fold_to_the_big_blind(FOUR, during)
+    assert 2 not in _next_hand(FOUR, played)["dealt"]
+
+
+def test_rule_9_a_a_seat_taken_during_the_hand_is_not_free_and_a_dealt_player_cannot_leave() -> (
+    None
+):
+    from tests.support import play
+
+    events = play(FOUR, [{"type": "start_hand"}, *_add(6), *_add(6), *_leave(1)])
+    errors = of_type(events, "error")
+    assert "seat 6 is not free" in errors[0]["message"]
+    assert errors[1]["code"] == "hand_in_play"
+    # One who sat down during the hand and is not in it may leave at once.
+    left = run(FOUR, [{"type": "start_hand"}, *_add(6), *_leave(6)])
+    assert last(left, "player_removed")["seat"] == 6
+
+
+def test_rule_9_a_a_correction_replays_the_hand_without_the_player_who_sat_down_during_it() -> None:
+    first = last(run(FOUR, [{"type": "start_hand"}]), "prompt")["seat"]
+    commands = [
+        {"type": "start_hand"},
+        *_add(6),
+        act(first, "call"),
+        {"type": "correction", "count": 1, "by": "dealer", "reason": "mis-tap"},
+    ]
+    events = run(FOUR, commands)
+    redone = last(events, "correction")["events"]
+    assert all(6 not in e.get("dealt", []) for e in redone if e["type"] == "hand_start")
+    played = _fold_to_the_big_blind(FOUR, commands)
+    assert 6 in _next_hand(FOUR, played)["dealt"], "still at the table for the next hand"
+
+
+def test_rule_37_c_a_misdeal_redeal_seats_no_new_player_the_next_hand_does() -> None:
+    commands = [
+        {"type": "start_hand"},
+        *_add(6),
+        {"type": "misdeal", "reason": "two boxed cards on the first deal"},
+    ]
+    redeal = last(run(FOUR, commands), "hand_start")
+    assert redeal["redeal"] and 6 not in redeal["dealt"]
+    played = _fold_to_the_big_blind(FOUR, commands)
+    assert 6 in _next_hand(FOUR, played)["dealt"]

@@ -154,10 +154,11 @@ def check_state(state: TableState, seq: int) -> tuple[bytes, bytes]:
     assert got_staff.state == staff and isinstance(got_staff.state, TableView)
     assert got_public.state == public and isinstance(got_public.state, PublicTableView)
     board = set(state.board)
-    allowed = board.union(*(public_cards(state, s) for s in state.seats))
-    for seat, shown in zip(state.seats, public.seats, strict=True):
+    seats = sorted([*state.seats, *state.arrived], key=lambda s: s.number)  # arrived: 9-A
+    allowed = board.union(*(public_cards(state, s) for s in seats))
+    for seat, shown in zip(seats, public.seats, strict=True):
         assert set(shown.cards) <= public_cards(state, seat), (seat, shown)
-    for seat, view in zip(state.seats, staff.seats, strict=True):
+    for seat, view in zip(seats, staff.seats, strict=True):
         assert view.cards == list(seat.cards)
     hidden = {c for s in state.seats for c in s.cards} - allowed
     leaked = [c for c in hidden if f'"{c}"'.encode() in raw_public]

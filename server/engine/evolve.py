@@ -133,10 +133,13 @@ def evolve(t: TableState, e: Event) -> None:
         case PenaltyEnded():
             t.penalties = {n: k for n, k in t.penalties.items() if n != e.seat}
         case PlayerAdded():
-            t.seats = sorted(
-                [*t.seats, Seat(number=e.seat, stack=e.stack, name=e.name, waiting=True)],
-                key=_number,
-            )
+            seat = Seat(number=e.seat, stack=e.stack, name=e.name, waiting=True)
+            if t.phase == "idle":
+                t.seats = sorted([*t.seats, seat], key=_number)
+            else:
+                t.arrived = sorted([*t.arrived, seat], key=_number)
+        case PlayerRemoved() if any(s.number == e.seat for s in t.arrived):
+            t.arrived = [s for s in t.arrived if s.number != e.seat]
         case PlayerRemoved():
             # The seat's penalty leaves with its player (who serves it elsewhere, 74-A).
             t.seats = [s for s in t.seats if s.number != e.seat]
@@ -199,11 +202,20 @@ def _become(t: TableState, other: TableState) -> None:
 def _restore(t: TableState) -> None:
     """Back to the table as it was before the hand: every chip returns (misdeal, 37-C)."""
     assert t.base is not None, "no hand to undo"
-    announced, holds, h4h = t.next_level, t.holds, t.h4h
+    announced, holds, h4h, arrived = t.next_level, t.holds, t.h4h, t.arrived
     _become(t, msgspec.structs.replace(t.base))
     t.next_level = announced or t.next_level
-    # Holds and hand-for-hand are the tournament's orders, not part of the hand undone.
-    t.holds, t.h4h = holds, h4h
+    # Holds and hand-for-hand are the tournament's orders, and players who sat down during the
+    # hand are not in it: none of them is part of the hand undone.
+    t.holds, t.h4h, t.arrived = holds, h4h, arrived
+
+
+def _seat_arrived(t: TableState) -> None:
+    """Players who sat down during the hand take their seats for the next hand (9-A, 11-A); not
+    for a misdeal's redeal nor a void hand dealt again, which re-create the deal (37-C)."""
+    if t.arrived:
+        t.seats = sorted([*t.seats, *t.arrived], key=_number)
+        t.arrived = []
 
 
 def _hand_start(t: TableState, e: HandStart) -> None:
@@ -425,6 +437,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
         s.cards, s.face_up = (), ()
     t.seats = [s for s in t.seats if s.number not in busted]
+    _seat_arrived(t)
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0
     t.current_bet = t.bets = 0
     t.awards, t.shares = {}, {}

@@ -163,6 +163,10 @@ class TableState(msgspec.Struct, array_like=True):
     """The table as it was before this hand started: misdeals and corrections go back to it."""
     history: list[Command] = []
     """The commands of this hand since it started, as recorded."""
+    arrived: list[Seat] = []
+    """Players who sat down while a hand was in play (9-A, 11-A): at the table, out of the hand,
+    dealt in from the next hand (where 11-A allows). A correction replays the hand without them,
+    and a misdeal's redeal re-creates the deal without them (37-C)."""
     started: bool = False
     awards: dict[int, list[int]] = {}
     shares: dict[int, int] = {}

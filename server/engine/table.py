@@ -260,17 +260,26 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
 
 
 def _add_player(t: TableState, cmd: AddPlayer, emit: Emit) -> Move:
-    if t.phase != "idle":
-        raise Illegal("9", "players are seated between hands", code="hand_in_play")
-    if not 1 <= cmd.seat <= 10 or t.seat(cmd.seat) is not None:
+    """A new player sits down, between hands or during one: out of a hand in play, dealt in
+    from the next hand unless between the small blind and the button (9-A, 11-A)."""
+    taken = t.seat(cmd.seat) is not None or any(s.number == cmd.seat for s in t.arrived)
+    if not 1 <= cmd.seat <= 10 or taken:
         raise Illegal("", f"seat {cmd.seat} is not free")
     if cmd.stack <= 0:
         raise Illegal("9", "a new player brings chips")
-    emit(PlayerAdded(seat=cmd.seat, stack=cmd.stack, name=cmd.name, rules=["9", "11-A"]))
+    text = "" if t.phase == "idle" else "out of the hand in play: dealt in from the next"
+    emit(
+        PlayerAdded(seat=cmd.seat, stack=cmd.stack, name=cmd.name, rules=["9", "11-A"], text=text)
+    )
     return None
 
 
 def _remove_player(t: TableState, cmd: RemovePlayer, emit: Emit) -> Move:
+    arrived = next((s for s in t.arrived if s.number == cmd.seat), None)
+    if arrived is not None:
+        # Sat down during this hand and is not in it: may leave at once (unregistering, 8).
+        emit(PlayerRemoved(seat=cmd.seat, stack=arrived.stack))
+        return None
     if t.phase != "idle":
         raise Illegal("", "players leave the table between hands", code="hand_in_play")
     s = t.seat(cmd.seat)

@@ -81,7 +81,7 @@ export function describe(event) {
         : `Hand ${event.hand} over${text ? ": " + text : ""}`;
       break;
     case "player_added":
-      text = `Seat ${event.seat}: ${event.name || "a player"} sits down with ${fmt(event.stack)}`;
+      text = `Seat ${event.seat}: ${event.name || "a player"} sits down with ${fmt(event.stack)}${event.text ? ` (${event.text})` : ""}`;
       break;
     case "player_removed":
       text = `Seat ${event.seat} leaves the table`;

@@ -1,0 +1,50 @@
+"""A tournament served by two instances: what one commits, the other's stations see — the
+tournament's events, its clock, the tables it seats — through Redis, with no lost subscription.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from protocol.tournament import OpenTable, Register, StartClock
+from protocol.wire import Clock, Events, TournamentEvents, TournamentSnapshot
+from tests.service.conftest import ServerProcess
+from tests.service.test_tournament_service import next_of, structure
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_what_one_instance_commits_the_other_instances_stations_see(
+    start_server: Any, connect: Any
+) -> None:
+    async with asyncio.timeout(60):
+        await _both_see(start_server(), start_server(), connect)
+
+
+async def _both_see(a: ServerProcess, b: ServerProcess, connect: Any) -> None:
+    admin = await connect(a, "admin")
+    await admin.create_tournament("main", "Two instances", structure())
+    await admin.tournament_command("main", OpenTable(table="t1", seats=9))
+    display = await connect(b, "display")
+    await display.subscribe("main")
+    await next_of(display, TournamentSnapshot)
+    dealer = await connect(b, "dealer", table="t1")
+    await dealer.subscribe("main", "t1")
+    assert (await next_of(dealer, Clock)).clock.state == "not_started"
+
+    await admin.tournament_command("main", Register(player="p1", name="Ann Lee"))
+    registered = await next_of(display, TournamentEvents)
+    assert [e["type"] for e in registered.events][:2] == ["registered", "seated"]
+    added = await next_of(dealer, Events)
+    assert added.events[0]["type"] == "player_added" and added.events[0]["name"] == "Ann Lee"
+
+    floor = await connect(a, "floor")
+    await floor.tournament_command("main", StartClock())
+    for station in (display, dealer):
+        clock = await next_of(station, Clock, lambda m: m.clock.state == "running")
+        assert clock.clock.level is not None and clock.clock.level.level == 1
+    log = (b.data_dir / f"server-{b.port}.log").read_text()
+    assert "subscription lost" not in log
