@@ -13,6 +13,13 @@ new hands); a table's ``hand_end`` becomes the tournament's ``hand_ended``: ever
 busted seats, the stacks at the start of the hand (after antes where the big blind ante is
 played, 22) and who won each busted seat's last pot.
 
+Balancing, breaks, hand-for-hand and the final table (12-A, 11-B, RP-8, RP-9) reach the tables
+as their holds (``tables_held`` -> ``hold_hands``, ``tables_released`` -> ``release_hands``),
+``hand_for_hand``, ``release_cards``, the moves and ``set_button``; a command that must wait
+for tables between hands is stamped with the tables in a hand (``playing``), and the hand end
+that was waited for carries the move out in its own step. The hand end tells the tournament,
+from the table after the hand, where the next hand puts the button and the blinds.
+
 Rebuys and add-ons (``chips_added``) reach the table as ``add_chips``: the chips join the stack
 before the next deal and the seat is dealt in as before, since a rebuying player is not a new
 one (29). A ``color_up`` becomes the table's ``color_up``: the leftover chips its
@@ -68,7 +75,7 @@ class TournamentReplay:
         self.lines: list[Line] = []
         size = scenario.structure.table_size
         for spec in scenario.tables:
-            self.command(OpenTable(table=spec.id, seats=spec.seats or size))
+            self.command(OpenTable(table=spec.id, seats=spec.seats or size, button=spec.button))
 
     def run(self) -> list[Line]:
         for entry in self.scenario.commands:
@@ -87,8 +94,17 @@ class TournamentReplay:
             self.table_command(entry.table, entry.command, entry.at or self.state.clock.at)
 
     def command(self, command: TournamentCommand) -> None:
-        """One tournament command and the table commands it orders, kept all or nothing."""
+        """One tournament command and the table commands it orders, kept all or nothing. A
+        command that waits for tables between hands learns which are in a hand (``playing``)
+        from the tables, whatever the file says."""
+        looked = tournament_glue.needs(self.state, command)
+        command = tournament_glue.stamp(
+            command, {k: v for k, v in self.tables.items() if k in looked}
+        )
         state, events = tournament.apply(self.state, command)
+        if len(events) == 1 and isinstance(events[0], TournamentError):
+            self.lines += events  # refused: nothing is ordered, nothing changes
+            return
         tables = dict(self.tables)
         lines: list[Line] = []
         try:
@@ -131,7 +147,7 @@ class TournamentReplay:
         self.lines += [TableLine(table, e) for e in events]
         for event in events:
             if isinstance(event, HandEnd) and not event.void:
-                self.command(tournament_glue.hand_ended(table, event, before, at))
+                self.command(tournament_glue.hand_ended(table, event, before, at, t))
 
 
 def run_tournament(scenario: TournamentScenario) -> list[Line]:

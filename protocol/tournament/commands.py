@@ -13,12 +13,24 @@ from typing import Annotated
 import msgspec
 
 from protocol.tournament.structure import TableSize
+from protocol.tournament.tables import (
+    BreakTable,
+    ConfirmMove,
+    DismissMove,
+    FinalTable,
+    ReleaseAllIn,
+    ReleaseTables,
+    StartHandForHand,
+    WaiveStoppage,
+)
 from protocol.types import Chips, Id, Millis, SeatNo, Text
 
 PlayerId = Id
 TableId = Id
 Draw = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Delta = Annotated[int, msgspec.Meta(ge=-(10**9), le=10**9)]
+Position = Annotated[int, msgspec.Meta(ge=0, le=10)]
+"""A seat number, 0 when there is none (a table that has not dealt a hand)."""
 
 
 class _TournamentCommand(
@@ -40,6 +52,8 @@ class OpenTable(_TournamentCommand, tag="open_table", frozen=True):
 
     table: TableId
     seats: TableSize = 9
+    button: SeatNo = 1
+    """The seat of the first button."""
 
 
 class CloseTable(_TournamentCommand, tag="close_table", frozen=True):
@@ -106,6 +120,16 @@ class HandEnded(_TournamentCommand, tag="hand_ended", frozen=True):
     started: dict[SeatNo, Chips] = {}
     takers: dict[SeatNo, list[SeatNo]] = {}
     at: Millis = 0
+    button: Position = 0
+    """Where the next hand's button goes (34, 36-B), computed from the table by the driver."""
+    small_blind: Position = 0
+    """The seat of the next hand's small blind — the last big blind's seat, empty for a dead
+    small blind (34)."""
+    big_blind: Position = 0
+    """The seat that posts the next big blind: the player next to be the big blind (12-A)."""
+    waiting: list[SeatNo] = []
+    """Seats not dealt the next hand: new players between the small blind and the button
+    (9-A, 11-A)."""
 
 
 class Rebuy(_TournamentCommand, tag="rebuy", frozen=True):
@@ -192,10 +216,16 @@ class Disqualify(_TournamentCommand, tag="disqualify", frozen=True):
 
 class ColorUp(_TournamentCommand, tag="color_up", frozen=True):
     """After a chip race, the leftover chips (worth less than the smallest chip left) that
-    came off each seat at ``table``, without compensation (26-C)."""
+    came off each seat at ``table``, without compensation (26-C) — or, with ``draw``, the race
+    itself run by the tournament from each seat's ``odd`` chips (26-A, 26-C)."""
 
     table: TableId
-    removed: dict[SeatNo, Chips]
+    removed: dict[SeatNo, Chips] = {}
+    odd: dict[SeatNo, Chips] = {}
+    """The race (26-A): what each seat holds in the raced denominations, as the dealer records
+    it (a seat not named holds its stack's remainder below the new smallest chip)."""
+    draw: Draw | None = None
+    """With ``draw`` the tournament runs the race itself: the random input of its cards."""
 
 
 class UseTimeBank(_TournamentCommand, tag="time_bank", frozen=True):
@@ -230,4 +260,12 @@ TournamentCommand = (
     | Disqualify
     | ColorUp
     | UseTimeBank
+    | ConfirmMove
+    | DismissMove
+    | WaiveStoppage
+    | BreakTable
+    | FinalTable
+    | StartHandForHand
+    | ReleaseTables
+    | ReleaseAllIn
 )

@@ -11,6 +11,30 @@ from __future__ import annotations
 
 import msgspec
 
+from protocol.tournament.tables import (
+    AllInReleased,
+    BreakAnnounced,
+    BreakProposed,
+    ButtonFrozen,
+    ButtonUnfrozen,
+    ChipRace,
+    FinalTableAnnounced,
+    FinalTableDrawn,
+    FinalTableProposed,
+    HandForHandEnded,
+    HandForHandRound,
+    HandForHandStarted,
+    MoveConfirmed,
+    MoveDismissed,
+    MoveProposed,
+    PlayStopped,
+    StoppageEnded,
+    StoppageWaived,
+    TableBroken,
+    TablesHeld,
+    TablesReleased,
+)
+
 
 class _TournamentEvent(msgspec.Struct, frozen=True, tag_field="type", gc=False):
     """Base of every tournament event; ``type`` is its tag."""
@@ -21,6 +45,8 @@ class TableOpened(_TournamentEvent, tag="table_opened", frozen=True):
     seats: int
     rules: list[str] = msgspec.field(default_factory=lambda: ["8"])
     text: str = ""
+    button: int = 0
+    """The seat of the table's first button (0: seat 1)."""
 
 
 class TableClosed(_TournamentEvent, tag="table_closed", frozen=True):
@@ -76,7 +102,9 @@ class Seated(_TournamentEvent, tag="seated", frozen=True):
 
 
 class Moved(_TournamentEvent, tag="moved", frozen=True):
-    """The player goes to ``table``/``seat`` with the whole stack (8)."""
+    """The player goes to ``table``/``seat`` with the whole stack (8). ``kind``: ``balance``
+    (12-A, ``proposal``), ``break`` (11-B), ``final`` (RP-9), or empty (the floor's ``move``);
+    ``by`` is who carried the chips of an ``absent`` player (RP-16)."""
 
     player: str
     from_table: str
@@ -85,6 +113,10 @@ class Moved(_TournamentEvent, tag="moved", frozen=True):
     seat: int
     rules: list[str] = msgspec.field(default_factory=lambda: ["8"])
     text: str = ""
+    kind: str = ""
+    proposal: int = 0
+    absent: bool = False
+    by: str = ""
 
 
 class Eliminated(_TournamentEvent, tag="eliminated", frozen=True):
@@ -102,6 +134,9 @@ class Eliminated(_TournamentEvent, tag="eliminated", frozen=True):
     tied: list[str] = []
     rules: list[str] = []
     text: str = ""
+    h4h: int = 0
+    """The hand-for-hand hand it went out in: placed when that hand is over at every table,
+    sharing the places with every entry out in it (RP-8-A); 0 outside hand-for-hand."""
 
 
 class Placed(_TournamentEvent, tag="placed", frozen=True):
@@ -156,6 +191,8 @@ class LevelStarted(_TournamentEvent, tag="level_started", frozen=True):
     hands: int = 0
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A", "25-B"])
     text: str = ""
+    game: str = ""
+    """The level's game when the structure names one (mixed games, 12-B)."""
 
 
 class BreakStarted(_TournamentEvent, tag="break_started", frozen=True):
@@ -266,6 +303,11 @@ class HandCounted(_TournamentEvent, tag="hand_counted", frozen=True):
     stacks: dict[int, int]
     dealt: list[int] = []
     text: str = ""
+    button: int = 0
+    small_blind: int = 0
+    big_blind: int = 0
+    waiting: list[int] = []
+    """The next hand's button, small blind seat, big blind and seats not dealt (12-A, 12-D)."""
 
 
 class ChipsMiscounted(_TournamentEvent, tag="chips_miscounted", frozen=True):
@@ -316,4 +358,25 @@ TournamentEvent = (
     | HandCounted
     | ChipsMiscounted
     | TournamentError
+    | MoveProposed
+    | MoveConfirmed
+    | MoveDismissed
+    | TablesHeld
+    | TablesReleased
+    | PlayStopped
+    | StoppageWaived
+    | StoppageEnded
+    | ButtonFrozen
+    | ButtonUnfrozen
+    | BreakProposed
+    | BreakAnnounced
+    | TableBroken
+    | FinalTableProposed
+    | FinalTableAnnounced
+    | FinalTableDrawn
+    | HandForHandStarted
+    | HandForHandRound
+    | HandForHandEnded
+    | AllInReleased
+    | ChipRace
 )

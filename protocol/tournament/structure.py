@@ -21,6 +21,10 @@ Seconds = Annotated[int, msgspec.Meta(ge=0, le=3600)]
 Percent = Annotated[float, msgspec.Meta(ge=0, le=100)]
 Place = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
 TableSize = Annotated[int, msgspec.Meta(ge=2, le=10)]
+LevelGame = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "STUD", "STUD8", "RAZZ"]
+"""A level's game in a mixed event: the flop games a table deals, and the stud games (12-B)."""
+STUD_GAMES = frozenset({"STUD", "STUD8", "RAZZ"})
+Players = Annotated[int, msgspec.Meta(ge=0, le=10)]
 
 
 class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -38,6 +42,9 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     hands: Quantity = 0
     pause: Minutes = msgspec.field(default=0, name="break")
     color_up: Annotated[list[Chips], msgspec.Meta(max_length=10)] = []
+    game: LevelGame | None = None
+    """The level's game in a mixed event (the structure's ``game`` when not named); going from
+    hold'em to stud freezes the button (12-B)."""
 
     @property
     def is_break(self) -> bool:
@@ -123,6 +130,28 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     add_on_stack: Chips = 0
     add_on_price: Chips = 0
     shot_clock: ShotClock | None = None
+    balance: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
+    """Tables more than this many players apart are unbalanced: a move is proposed (12-A)."""
+    stoppage: Players | None = None
+    """A table this many players short of the fullest stops when its blinds are affected (12-D);
+    0 never; by default 3 for tables of 8 or more, and never for shorter ones (TD's call)."""
+    break_order: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=100)]],
+        msgspec.Meta(max_length=1000),
+    ] = []
+    """The predetermined order tables break in (12-C): staff only, never announced. By default
+    the table with the fewest players, the last opened on a tie."""
+    final_table: Players = 0
+    """Players at the final table; 0: by RP-9 (9 for 8- and 9-handed tables, 7 for 6- and
+    7-handed, else the table size)."""
+    final_button: Literal["high_card", "big_blind"] = "high_card"
+    """The final table's first button (RP-9): a high-card draw, or where it keeps the big
+    blind's continuity (the player next to be the big blind at the largest table posts it)."""
+    hand_for_hand_minutes: Annotated[int, msgspec.Meta(ge=0, le=3)] = 2
+    """Minutes the clock loses each hand-for-hand hand: at most 3, 2 by default (RP-8-B/C)."""
+    hand_for_hand_release: Literal["auto", "floor"] = "auto"
+    """Who starts the next hand-for-hand hand once every table has finished: the last table
+    to finish (``auto``) or the floor (``release_hands``)."""
 
     def __post_init__(self) -> None:
         _check_levels(self)
@@ -132,6 +161,26 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     @property
     def level_count(self) -> int:
         return sum(1 for step in self.levels if not step.is_break)
+
+    @property
+    def final_size(self) -> int:
+        """Seats at the final table (RP-9)."""
+        if self.final_table:
+            return self.final_table
+        return {8: 9, 9: 9, 6: 7, 7: 7}.get(self.table_size, self.table_size)
+
+    @property
+    def stop_short(self) -> int:
+        """Players short of the fullest table that stop a table (12-D); 0 never."""
+        if self.stoppage is not None:
+            return self.stoppage
+        return 3 if self.table_size >= 8 else 0
+
+    def game_at(self, index: int) -> str:
+        """The game of step ``index`` (a break: of the level before it)."""
+        while index > 0 and self.levels[index].is_break:
+            index -= 1
+        return self.levels[index].game or self.game
 
     def level_number(self, index: int) -> int:
         """The number of the level at step ``index`` (a break: of the level before it)."""
@@ -162,6 +211,8 @@ def _check_levels(structure: Structure) -> None:
             raise LevelError(
                 where + bad.field.removeprefix("$"), str(bad).split(": ", 1)[1]
             ) from None
+        if step.game in STUD_GAMES:
+            continue  # stud has antes and bring-ins, not blinds: hold'em levels compare alone
         if previous is not None and (
             level.blinds[1] < previous.blinds[1] or level.blinds[0] < previous.blinds[0]
         ):

@@ -88,6 +88,18 @@ def _button(t: TableState, players: list[int], sb_pos: int) -> int:
     return button
 
 
+def rotation(t: TableState) -> tuple[int, int] | None:
+    """Where a started table's rotation puts the next hand's button and small blind when three
+    or more play (34, 36-B) — heads-up included, where a third player sitting down would play
+    it so (what the tournament reads to seat a moved player, 12-A). None before a first hand."""
+    if not t.started:
+        return None
+    players = [s.number for s in t.seats if s.stack > 0]
+    if not players:
+        return None
+    return _button(t, players, t.big_blind), t.big_blind
+
+
 def placed_at(t: TableState, correct: Positions, button: int) -> Positions:
     """The blinds that follow from a button the dealer put on ``button`` instead (36-A)."""
     dealt = list(correct.dealt)

@@ -15,9 +15,15 @@ is emitted; ``apply`` returns the original state and one ``tournament_error`` ev
 the state only changes through events, :func:`rebuild` gives back the same state from the log.
 
 The tournament never imports the table engine. It learns table facts from the commands it is
-given (``hand_ended``: stacks, busted seats, starting stacks after antes) and says what tables
-must do in its events (``seated`` -> the table's ``add_player``, ``level_started`` -> ``level``
-at every table, ``moved``, ``chips_added``, ``chips_removed``, ``disqualified``). The service,
+given (``hand_ended``: stacks, busted seats, starting stacks after antes, and where the next
+hand puts the button and the blinds; ``playing`` on the commands that must wait for tables
+between hands) and says what tables must do in its events (``seated`` -> the table's
+``add_player``, ``level_started`` -> ``level`` at every table, ``moved``, ``chips_added``,
+``chips_removed``, ``disqualified``, ``tables_held``/``tables_released`` -> the table's hold,
+``hand_for_hand``, ``final_table``, ``chip_race``). A move or a break is made between hands of
+every table it touches: when one of them is in a hand, its tables are held and it is made in
+the step of the last of those hands' end (:mod:`between`), so the tournament's and the
+tables' events of a move are always one step. The service,
 and the replay driver (:mod:`server.tournament_replay`), turn those into table commands and
 commit the tournament's and the tables' events together. Before a table starts a hand they ask
 :func:`may_start_hand` (breaks stop new hands; the level in force is what the hand uses), and
@@ -27,8 +33,23 @@ The modules, by chapter (top of the import graph first):
 
 - :mod:`dispatch` — the dispatcher: one handler per command, the tournament id check;
 - :mod:`eliminations` — a table's hand end: eliminations, bounties, the winner (22);
+- :mod:`between` — what waits for a table to be between hands: hand-for-hand, moves, breaks and
+  the final table made, the stoppage, the next proposals to the floor;
+- :mod:`handforhand` — hand-for-hand: tables held after each hand and released together, shared
+  places of entries out in one hand-for-hand hand, the clock by hands (RP-8);
+- :mod:`breaks` — table breaks by the two-step random draw, the staff-only break order, absent
+  players' chips (11-B, 12-C, RP-16); the final table's seat draw and button (RP-9);
+- :mod:`balancing` — balancing moves: the next big blind to the worst position, proposed,
+  confirmed and made between hands (12-A); the mixed games' frozen button (12-B); stopping a
+  short table and the waiver (12-D);
+- :mod:`positions` — the button and blinds as each table's hand end reported them: the next big
+  blind, the worst seat, blinds that fall on an empty seat (12-A, 12-D);
 - :mod:`chips` — chips in play; rebuys and add-ons (29), chip penalties (74-A, RP-26),
   disqualification (74-D, RP-23-A), color-up leftovers (26-C);
+- :mod:`race` — the chip race of a color-up, run from each seat's odd chips and a random input
+  (26-A, 26-C);
+- :mod:`draws` — random inputs read as shuffled seat cards and cards dealt face up, the high card
+  with suits (addendum 11, 26-A, RP-9);
 - :mod:`floor` — absent players (RP-23), the shot clock and time banks (RP-28);
 - :mod:`registration` — registration, late registration, alternates, re-entry (9-A, 9-B), the
   seat pool and the random draw (8, 11-A), unregistering, moving to the right seat (8);

@@ -19,7 +19,7 @@ from protocol.tournament import (
     Disqualify,
     Rebuy,
 )
-from server.tournament import payouts, words
+from server.tournament import payouts, race, words
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
 from server.tournament.registration import player, seated
@@ -140,6 +140,9 @@ def disqualify(t: TournamentState, cmd: Disqualify, emit: Emit) -> None:
 
 
 def color_up(t: TournamentState, cmd: ColorUp, emit: Emit) -> None:
+    if cmd.draw is not None:
+        race.race(t, cmd, emit)
+        return
     tab = t.tables.get(cmd.table)
     if tab is None:
         raise TournamentIllegal("", f"no table {cmd.table}", code="unknown_table", field="$.table")

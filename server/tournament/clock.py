@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from protocol.config import Level
 from protocol.tournament import (
+    STUD_GAMES,
     AddTime,
     BreakStarted,
     ClockPaused,
@@ -26,7 +27,7 @@ from protocol.tournament import (
     Tick,
     TimeChanged,
 )
-from server.tournament import payouts, words
+from server.tournament import balancing, payouts, words
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
 from server.tournament.places import champion, pending_places
@@ -66,7 +67,55 @@ def hold(t: TournamentState, at: int) -> TournamentIllegal | None:
         return TournamentIllegal(
             "25-A", f"the tournament is on a break until {until}: no new hand", code="on_break"
         )
+    game = t.structure.game_at(t.clock.step)
+    if game in STUD_GAMES:
+        return TournamentIllegal(
+            "12-B",
+            f"level {t.structure.level_number(t.clock.step)} is {game}: these tables deal flop "
+            "games only (the button stays frozen for hold'em)",
+            code="game_not_dealt",
+        )
     return None
+
+
+def lose(t: TournamentState, at: int, ms: int, emit: Emit) -> None:
+    """Hand-for-hand: the stopped clock loses ``ms`` for a hand (RP-8-B/C); a level whose time
+    is used up gives way to the next, so the blinds go on rising (RP-8-D). A break reached so
+    runs on the clock, in real time."""
+    advance(t, at, emit)
+    c = t.clock
+    if c.running and c.ends_at:
+        emit(ClockPaused(at=at, remaining=max(0, c.ends_at - at), text="Hand-for-hand: clock"))
+    left = ms
+    while left > 0 and not c.running and c.remaining:
+        if c.remaining > left:
+            remaining = c.remaining - left
+            emit(
+                TimeChanged(
+                    at=at,
+                    ms=-left,
+                    ends_at=0,
+                    remaining=remaining,
+                    text=f"Hand-for-hand: {words.duration(left)} off the clock, "
+                    f"{words.duration(remaining)} left (RP-8-B, RP-8-C)",
+                )
+            )
+            return
+        left -= c.remaining
+        if c.step + 1 >= len(t.structure.levels):
+            return
+        _enter(t, c.step + 1, at, emit)
+        step = t.structure.levels[c.step]
+        if step.is_break:
+            emit(ClockResumed(at=at, ends_at=at + step.length_ms, text="The break runs"))
+            return
+        emit(
+            ClockPaused(
+                at=at,
+                remaining=step.length_ms,
+                text="Hand-for-hand: the new level's clock waits for the hands (RP-8-D)",
+            )
+        )
 
 
 def start(t: TournamentState, cmd: StartClock, emit: Emit) -> None:
@@ -185,6 +234,7 @@ def _enter(t: TournamentState, index: int, at: int, emit: Emit) -> None:
         return
     number = s.level_number(index)
     level = step.level
+    balancing.freeze(t, index, emit)
     emit(
         LevelStarted(
             level=number,
@@ -196,7 +246,10 @@ def _enter(t: TournamentState, index: int, at: int, emit: Emit) -> None:
             at=at,
             ends_at=ends,
             hands=step.hands,
-            text=f"Level {number}: {words.level(level)} from each table's next hand (25-A, 25-B)",
+            text=f"Level {number}: {words.level(level)}"
+            + (f" ({step.game})" if step.game else "")
+            + " from each table's next hand (25-A, 25-B)",
+            game=step.game or "",
         )
     )
     if not t.closed and number > s.late_registration_until:

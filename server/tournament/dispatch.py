@@ -9,11 +9,15 @@ from protocol.tournament import (
     AddOn,
     AddTime,
     Alternate,
+    BreakTable,
     ChipPenalty,
     CloseRegistration,
     CloseTable,
     ColorUp,
+    ConfirmMove,
+    DismissMove,
     Disqualify,
+    FinalTable,
     HandEnded,
     MarkAbsent,
     MarkReturned,
@@ -25,16 +29,29 @@ from protocol.tournament import (
     Rebuy,
     Reenter,
     Register,
+    ReleaseAllIn,
+    ReleaseTables,
     ResumeClock,
     SeatPlayer,
     StartClock,
+    StartHandForHand,
     Tick,
     TournamentCommand,
     TournamentEvent,
     Unregister,
     UseTimeBank,
+    WaiveStoppage,
 )
-from server.tournament import chips, clock, eliminations, floor, registration
+from server.tournament import (
+    balancing,
+    breaks,
+    chips,
+    clock,
+    eliminations,
+    floor,
+    handforhand,
+    registration,
+)
 from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.moves import Emit
@@ -73,6 +90,14 @@ _HANDLERS: dict[type[Any], Callable[[TournamentState, Any, Emit], None]] = {
     MarkAbsent: floor.absent,
     MarkReturned: floor.returned,
     UseTimeBank: floor.time_bank,
+    ConfirmMove: balancing.confirm,
+    DismissMove: balancing.dismiss,
+    WaiveStoppage: balancing.waive,
+    BreakTable: breaks.break_table,
+    FinalTable: breaks.final_table,
+    StartHandForHand: handforhand.start,
+    ReleaseTables: handforhand.release,
+    ReleaseAllIn: handforhand.release_all_in,
 }
 
 

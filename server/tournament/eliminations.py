@@ -15,7 +15,7 @@ reports the difference as a metric).
 from __future__ import annotations
 
 from protocol.tournament import BountyWon, ChipsMiscounted, Eliminated, HandCounted, HandEnded
-from server.tournament import clock, words
+from server.tournament import between, clock, words
 from server.tournament.chips import chips_in_play
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
@@ -42,6 +42,7 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
             raise TournamentIllegal(
                 "22", f"the starting stack of busted seat {seat} is needed", field="$.started"
             )
+    was_waiting = t.h4h is not None and cmd.table in t.h4h.waiting
     emit(
         HandCounted(
             table=cmd.table,
@@ -49,6 +50,10 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
             stacks=dict(cmd.stacks),
             dealt=sorted(cmd.started),
             text=f"Table {cmd.table}, hand {cmd.hand} ended",
+            button=cmd.button,
+            small_blind=cmd.small_blind,
+            big_blind=cmd.big_blind,
+            waiting=sorted(cmd.waiting),
         )
     )
     if cmd.busted:
@@ -67,6 +72,7 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
             )
         )
     clock.end_of_hands_level(t, cmd.at, emit)
+    between.after_hand(t, cmd.table, was_waiting, cmd.at, emit)
 
 
 def counted_chips(t: TournamentState) -> int:
@@ -88,13 +94,18 @@ def _out(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
     ]
     seats = {tab.occupied[seat]: seat for seat in cmd.busted}
     worst = len(t.alive())
-    finishes = rank(group, worst, t.prizes if t.closed else [])
+    # RP-8-A: in hand-for-hand the places wait for the hand to end at every table.
+    h4h = t.h4h.hand if t.h4h is not None and t.closed else 0
+    placed = t.closed and not h4h
+    finishes = rank(group, worst, t.prizes if placed else [])
     several = len(group) > 1
     for f in finishes:
         p = t.players[f.out.player]
-        where = f"finishes {words.place(f.place)}" if t.closed else "is out"
+        where = f"finishes {words.place(f.place)}" if placed else "is out"
+        if h4h:
+            where += f" in hand-for-hand hand {h4h}: placed when it is over at every table"
         prize = f", wins {words.chips(f.prize)}" if f.prize else ""
-        tied = " (tied: equal starting stacks, 22)" if f.tied else ""
+        tied = " (tied: equal starting stacks, 22)" if f.tied and placed else ""
         emit(
             Eliminated(
                 player=p.player,
@@ -103,17 +114,18 @@ def _out(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
                 seat=seats[p.player],
                 hand=cmd.hand,
                 started=f.out.started,
-                place=f.place if t.closed else 0,
-                prize=f.prize,
-                tied=f.tied,
-                rules=["22"] if several else [],
+                place=f.place if placed else 0,
+                prize=f.prize if placed else 0,
+                tied=f.tied if placed else [],
+                rules=(["22"] if several else []) + (["RP-8-A"] if h4h else []),
                 text=f"{p.name or p.player} (entry {p.entry}) {where}{prize}{tied}",
+                h4h=h4h,
             )
         )
     if t.structure.bounty:
         for f in finishes:
             _bounty(t, cmd, f.out, seats[f.out.player], emit)
-    if (won := champion(t)) is not None:
+    if not h4h and (won := champion(t)) is not None:
         emit(won)
 
 

@@ -5,11 +5,18 @@ Containers are replaced, never changed in place, so a shallow clone is a safe co
 
 from __future__ import annotations
 
+import msgspec
+
 from protocol.tournament import (
     AbsenceMarked,
     AlternateListed,
     BountyWon,
+    BreakAnnounced,
+    BreakProposed,
     BreakStarted,
+    ButtonFrozen,
+    ButtonUnfrozen,
+    ChipRace,
     ChipsAdded,
     ChipsRemoved,
     ClockPaused,
@@ -17,28 +24,55 @@ from protocol.tournament import (
     ClockStarted,
     Disqualified,
     Eliminated,
+    FinalTableAnnounced,
+    FinalTableDrawn,
+    FinalTableProposed,
     HandCounted,
+    HandForHandEnded,
+    HandForHandRound,
+    HandForHandStarted,
     LevelStarted,
+    MoveConfirmed,
     Moved,
+    MoveDismissed,
+    MoveProposed,
     Placed,
+    PlayStopped,
     Registered,
     RegistrationClosed,
     Seated,
+    StoppageEnded,
+    StoppageWaived,
+    TableBroken,
     TableClosed,
     TableOpened,
+    TablesReleased,
     TimeBankUsed,
     TimeChanged,
     TournamentEvent,
     Unregistered,
     Winner,
 )
-from server.tournament.state import Player, Result, Table, TournamentState, Unplaced
+from server.tournament.state import (
+    Facts,
+    HandForHand,
+    PendingBreak,
+    PendingFinal,
+    Player,
+    Proposal,
+    Result,
+    Table,
+    TournamentState,
+    Unplaced,
+)
+
+replace = msgspec.structs.replace
 
 
 def evolve(t: TournamentState, e: TournamentEvent) -> None:
     match e:
         case TableOpened():
-            t.tables = {**t.tables, e.table: Table(seats=e.seats)}
+            t.tables = {**t.tables, e.table: Table(seats=e.seats, button=e.button or 1)}
         case TableClosed():
             t.tables = {k: v for k, v in t.tables.items() if k != e.table}
         case Registered():
@@ -54,6 +88,8 @@ def evolve(t: TournamentState, e: TournamentEvent) -> None:
         case Moved():
             _unseat(t, e.player)
             _seat(t, e.player, e.table, e.seat)
+            if e.proposal:
+                t.proposals = {k: v for k, v in t.proposals.items() if k != e.proposal}
         case HandCounted():
             _hand_counted(t, e)
         case Eliminated():
@@ -109,7 +145,107 @@ def evolve(t: TournamentState, e: TournamentEvent) -> None:
         case TimeBankUsed():
             t.players[e.player].time_banks = e.left
         case _:
+            _across(t, e)
+
+
+def _across(t: TournamentState, e: TournamentEvent) -> None:
+    """The events of the tournament across its tables: balancing, breaks, hand-for-hand, the
+    final table, the chip race."""
+    match e:
+        case MoveProposed():
+            old = t.proposals.get(e.proposal)
+            new = Proposal(e.proposal, e.from_table, e.table, e.player, e.seat)
+            if old is not None:
+                new = replace(old, player=e.player, seat=e.seat)
+            t.proposals = {**t.proposals, e.proposal: new}
+            t.proposed = max(t.proposed, e.proposal)
+        case MoveConfirmed():
+            p = t.proposals[e.proposal]
+            t.proposals = {
+                **t.proposals,
+                e.proposal: replace(
+                    p,
+                    confirmed=True,
+                    player=e.player or p.player,
+                    seat=e.seat or p.seat,
+                    fixed_player=e.player is not None,
+                    fixed_seat=e.seat is not None,
+                    waiting=list(e.waiting),
+                    held=bool(e.waiting),
+                ),
+            }
+        case MoveDismissed():
+            t.proposals = {k: v for k, v in t.proposals.items() if k != e.proposal}
+        case PlayStopped():
+            t.tables[e.table].stopped = True
+        case StoppageWaived():
+            tab = t.tables[e.table]
+            tab.stopped, tab.waived = False, True
+        case StoppageEnded():
+            tab = t.tables[e.table]
+            tab.stopped = tab.waived = False
+        case ButtonFrozen():
+            t.frozen = True
+        case ButtonUnfrozen():
+            t.frozen = False
+        case BreakProposed():
+            t.break_proposed = e.table
+        case BreakAnnounced():
+            pending = PendingBreak(
+                e.table, list(e.pile), e.shuffle, e.deal, e.staff, list(e.waiting)
+            )
+            t.breaks = [*t.breaks, pending]
+        case TableBroken():
+            t.tables[e.table].broken = True
+            t.breaks = [b for b in t.breaks if b.table != e.table]
+            if t.break_proposed == e.table:
+                t.break_proposed = ""
+            _not_waiting(t, e.table)
+        case FinalTableProposed():
+            t.final_proposed = True
+        case FinalTableAnnounced():
+            t.final = PendingFinal(e.table, e.draw, e.button_draw, list(e.waiting))
+        case FinalTableDrawn():
+            _final_table(t, e)
+        case HandForHandStarted():
+            waiting = list(e.waiting) if e.waiting else list(e.tables)
+            t.h4h = HandForHand(1, waiting, fresh=not e.waiting, paused=e.paused)
+        case HandForHandRound() if t.h4h is not None:
+            waiting = list(e.tables) if e.released else []
+            t.h4h = replace(t.h4h, hand=e.hand + 1, waiting=waiting, out=[], fresh=True)
+            t.h4h.ready = not e.released
+        case TablesReleased() if e.hold == "h4h" and t.h4h is not None and t.h4h.ready:
+            t.h4h = replace(t.h4h, waiting=list(e.tables), ready=False)
+        case HandForHandEnded():
+            t.h4h = None
+        case ChipRace():
+            for seat in {*e.removed, *e.won}:
+                who = t.at_seat(e.table, seat)
+                if who is not None:
+                    who.stack += e.won.get(seat, 0) - e.removed.get(seat, 0)
+            t.removed += sum(e.removed.values()) - sum(e.won.values())
+        case _:
             pass
+
+
+def _not_waiting(t: TournamentState, table: str) -> None:
+    """A table that no longer plays is waited for by nothing."""
+    if t.h4h is not None and table in t.h4h.waiting:
+        t.h4h = replace(t.h4h, waiting=[w for w in t.h4h.waiting if w != table])
+
+
+def _final_table(t: TournamentState, e: FinalTableDrawn) -> None:
+    for who in e.came_from:
+        _unseat(t, who)
+    for who, seat in e.seats.items():
+        _seat(t, who, e.table, seat)
+    final = t.tables[e.table]
+    final.facts, final.joined, final.button = None, [], e.button
+    for name, tab in t.tables.items():
+        if name != e.table and not tab.occupied and not tab.broken:
+            tab.broken = True
+            _not_waiting(t, name)
+    t.final, t.break_proposed = None, ""
 
 
 def _registered(t: TournamentState, e: Registered) -> None:
@@ -141,6 +277,7 @@ def _unregistered(t: TournamentState, e: Unregistered) -> None:
 def _seat(t: TournamentState, player: str, table: str, seat: int) -> None:
     tab = t.tables[table]
     tab.occupied = {**tab.occupied, seat: player}
+    tab.joined = [*tab.joined, seat]
     p = t.players[player]
     p.table, p.seat, p.status = table, seat, "seated"
 
@@ -161,6 +298,22 @@ def _hand_counted(t: TournamentState, e: HandCounted) -> None:
             who.played = who.played or seat in e.dealt
     if t.clock.hands_left:
         t.clock.hands_left -= 1
+    tab = t.tables[e.table]
+    if (e.button or e.small_blind or e.big_blind) and not t.frozen:
+        # 12-B: while the game is stud, the button stays where the next hold'em hand has it.
+        tab.facts = Facts(e.button, e.small_blind, e.big_blind, list(e.waiting))
+        tab.joined = []
+    # Moves, breaks and the final table that waited for this table's hand to end.
+    if any(e.table in p.waiting for p in t.proposals.values()):
+        t.proposals = {
+            k: replace(p, waiting=[w for w in p.waiting if w != e.table])
+            for k, p in t.proposals.items()
+        }
+    if any(e.table in b.waiting for b in t.breaks):
+        t.breaks = [replace(b, waiting=[w for w in b.waiting if w != e.table]) for b in t.breaks]
+    if t.final is not None and e.table in t.final.waiting:
+        t.final = replace(t.final, waiting=[w for w in t.final.waiting if w != e.table])
+    _not_waiting(t, e.table)
 
 
 def _eliminated(t: TournamentState, e: Eliminated) -> None:
@@ -169,6 +322,11 @@ def _eliminated(t: TournamentState, e: Eliminated) -> None:
     p.status, p.stack = "eliminated", 0
     p.results = [*p.results, Result(e.entry, "eliminated", e.place, e.prize)]
     if e.place:
+        return
+    if e.h4h and t.h4h is not None:
+        # RP-8-A: placed with everyone out in this hand-for-hand hand, when it is over.
+        out = Unplaced(e.player, e.entry, e.started, e.table, e.hand)
+        t.h4h = replace(t.h4h, out=[*t.h4h.out, out])
         return
     out = Unplaced(e.player, e.entry, e.started, e.table, e.hand)
     last = t.unplaced[-1] if t.unplaced else []

@@ -52,12 +52,15 @@ def seated(t: TournamentState, who: str) -> Player:
 
 
 def pool(t: TournamentState) -> list[tuple[str, int]]:
-    """The free seats of every open table, in table order then seat order."""
+    """The free seats of every table in play, in table order then seat order: not those of a
+    table broken or breaking, nor seats promised to a move or a break."""
+    reserved, breaking = t.reserved(), t.breaking()
     return [
         (table, seat)
-        for table, tab in t.tables.items()
+        for table, tab in t.in_play().items()
+        if table not in breaking
         for seat in range(1, tab.seats + 1)
-        if seat not in tab.occupied
+        if seat not in tab.occupied and (table, seat) not in reserved
     ]
 
 
@@ -72,6 +75,7 @@ def open_table(t: TournamentState, cmd: OpenTable, emit: Emit) -> None:
         TableOpened(
             table=cmd.table,
             seats=cmd.seats,
+            button=cmd.button,
             text=f"Table {cmd.table} open: {cmd.seats} seats into the draw",
         )
     )
@@ -260,6 +264,13 @@ def move(t: TournamentState, cmd: MovePlayer, emit: Emit) -> None:
     if not 1 <= cmd.seat <= tab.seats or cmd.seat in tab.occupied:
         raise TournamentIllegal(
             "8", f"table {cmd.table} seat {cmd.seat} is not free", code="no_seat", field="$.seat"
+        )
+    if tab.broken or cmd.table in t.breaking() or (cmd.table, cmd.seat) in t.reserved():
+        raise TournamentIllegal(
+            "11-B",
+            f"table {cmd.table} seat {cmd.seat} is kept for a break or a move",
+            code="no_seat",
+            field="$.seat",
         )
     emit(
         Moved(

@@ -13,7 +13,7 @@ import msgspec
 
 from protocol.tournament import Entry, decode_tournament_scenario
 from server.engine.pots import layered
-from server.tournament import chips_in_play
+from server.tournament import chips_in_play, pool
 from server.tournament_replay import TournamentReplay, check_entries
 
 
@@ -145,6 +145,16 @@ class Session:
         is to act (``check`` or ``call`` when absent); each pot goes to the first seat of
         ``order`` (best hand first) that is in it."""
         out = self.do(table(tid, {"type": "start_hand", "cards": cards or {}}, at=self.now + 1))
+        if any(x.get("event", {}).get("type") == "error" for x in out):
+            return out
+        return out + self.play_on(tid, plan, order)
+
+    def play_on(
+        self, tid: str, plan: dict[int, str] | None = None, order: list[int] | None = None
+    ) -> list[dict[str, Any]]:
+        """Play the hand in progress at ``tid`` on, as :meth:`hand` does; it stops at an error
+        (a hand-for-hand all-in waiting for the floor, RP-8-F)."""
+        plan, order, out = plan or {}, order or [], []
         for _ in range(200):
             state = self.replay.tables[tid]
             if state.phase == "idle" or any(x.get("event", {}).get("type") == "error" for x in out):
@@ -177,6 +187,13 @@ class Session:
 
 def _bet(state: Any, seat: int) -> int:
     return next(s.bet for s in state.seats if s.number == seat)
+
+
+def place(s: Session, player: str, tid: str, seat: int, name: str = "") -> list[dict[str, Any]]:
+    """Register ``player`` and seat them at ``tid``/``seat``: the draw that picks that seat."""
+    out = s.do(t({"type": "register", "player": player, "name": name or player.upper()}))
+    draw = pool(s.replay.state).index((tid, seat))
+    return out + s.do(t({"type": "seat", "player": player, "draw": draw}))
 
 
 STRUCT = structure()

@@ -1,0 +1,249 @@
+"""Balancing, stoppage, mixed games and penalties across a move (12-A, 12-B, 12-D, 74), each
+test named after its 2026 TDA rule and driven through the tournament replay format; the table
+commands go through the real table engine, so the blinds checked are the ones it deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.views import staff_view
+from tests.tournament.support import (
+    Session,
+    conserved,
+    events,
+    place,
+    structure,
+    t,
+    table,
+    table_events,
+)
+
+
+def _two_tables(long: list[int], short: list[int], **changes: Any) -> Session:
+    """Nine-seat tables 1 and 2 (buttons on seat 1), players ``aN`` at table 1 seats ``long``
+    and ``bN`` at table 2 seats ``short``; the clock started."""
+    s = Session(structure(**changes), [{"id": "1", "seats": 9}, {"id": "2", "seats": 9}])
+    for n in long:
+        place(s, f"a{n}", "1", n)
+    for n in short:
+        place(s, f"b{n}", "2", n)
+    s.do(t({"type": "start_clock"}, at=1000))
+    return s
+
+
+def _start(lines: list[dict[str, Any]], tid: str) -> dict[str, Any]:
+    return table_events(lines, tid, "hand_start")[0]
+
+
+def test_rule_12_a_the_next_big_blind_moves_to_the_worst_position() -> None:
+    """Table 1 (8 players) and table 2 (6) are two apart. The player next to be the big blind
+    at table 1 goes to the seat of table 2 that takes the big blind soonest; neither table's
+    big blind skips anyone, and the moved player posts the big blind next, once."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 5, 7, 8])
+    first_2 = _start(s.hand("2", {}, [1]), "2")
+    assert (first_2["button"], first_2["small_blind"], first_2["big_blind"]) == (1, 2, 3)
+    lines = s.hand("1", {}, [1])
+    assert _start(lines, "1")["big_blind"] == 3
+    proposal = events(lines, "move_proposed")[-1]
+    assert (proposal["from_table"], proposal["from_seat"], proposal["player"]) == ("1", 4, "a4")
+    assert (proposal["table"], proposal["seat"], proposal["rules"]) == ("2", 4, ["12-A"])
+    assert proposal["revised"], "first proposed before table 1 had dealt; now from its blinds"
+    assert "8 players and table 2 6" in proposal["reason"]
+    assert proposal["counts"] == {"1": 8, "2": 6}
+
+    moved = s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]}))
+    assert [e["type"] for e in moved if "type" in e] == ["move_confirmed", "moved"]
+    move = events(moved, "moved")[0]
+    assert (move["kind"], move["from_seat"], move["table"], move["seat"]) == ("balance", 4, "2", 4)
+    assert table_events(moved, "1", "player_removed")[0]["seat"] == 4
+    assert table_events(moved, "2", "player_added")[0]["seat"] == 4
+
+    # Table 1: the big blind goes on to the next player (nobody skips it).
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 5
+    # Table 2: the moved player is the big blind at once; the next player keeps his turn.
+    second_2 = _start(s.hand("2", {}, [1]), "2")
+    assert (second_2["small_blind"], second_2["big_blind"]) == (3, 4)
+    assert 4 in second_2["dealt"]
+    assert _start(s.hand("2", {}, [1]), "2")["big_blind"] == 5
+    assert not s.replay.state.proposals, "7 and 7: balanced"
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_never_the_small_blind_and_the_single_big_blind_counts() -> None:
+    """Table 2's big blind (seat 3) busts: the next hand's small blind is dead on seat 3. The
+    worst position is then seat 4 — it takes a single big blind, the small blind dead — and
+    never seat 3, the small blind's seat (12-A)."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 5, 7, 8])
+    busting = s.hand("2", {3: "all_in", 5: "call", 7: "fold", 8: "fold", 1: "fold", 2: "fold"}, [5])
+    assert events(busting, "eliminated")[0]["player"] == "b3"
+    proposal = events(busting, "move_proposed")[-1]
+    assert (proposal["table"], proposal["seat"]) == ("2", 4), "seat 3 is the small blind's"
+    revised = events(s.hand("1", {}, [1]), "move_proposed")[-1]
+    assert (revised["player"], revised["from_seat"], revised["seat"]) == ("a4", 4, 4)
+    s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]}))
+    single = _start(s.hand("2", {}, [1]), "2")
+    assert single["small_blind"] is None and single["big_blind"] == 4
+    assert [p["kind"] for p in single["posts"]] == ["big_blind"], "a single big blind"
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_a_move_waits_for_both_tables_to_be_between_hands() -> None:
+    """Confirmed while table 2 is in a hand: both tables are held (table 1 cannot start a hand
+    and says why), and the move is made in the step of table 2's hand end, the player and the
+    seat read again from the tables then."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 5, 7, 8])
+    s.hand("2", {}, [1])
+    proposal = events(s.hand("1", {}, [1]), "move_proposed")[-1]
+    s.do(table("2", {"type": "start_hand"}, at=s.now + 1))
+    confirmed = s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]}))
+    assert events(confirmed, "move_confirmed")[0]["waiting"] == ["2"]
+    assert not events(confirmed, "moved")
+    assert {e["hold"] for e in table_events(confirmed, "1", "hands_held")} == {"move-1"}
+    refused = table_events(s.do(table("1", {"type": "start_hand"})), "1", "error")[0]
+    assert (refused["code"], refused["rule"]) == ("held", "12-A")
+    assert staff_view(s.replay.tables["1"]).waiting_on.startswith("held: a player moves")
+    ended = s.play_on("2", {}, [1])
+    move = events(ended, "moved")[0]
+    # Table 2 dealt a hand meanwhile (big blind 5): its worst seat is now seat 6.
+    assert (move["player"], move["table"], move["seat"]) == ("a4", "2", 6)
+    assert table_events(ended, "1", "hands_released") and table_events(ended, "2", "hands_released")
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 5
+    assert _start(s.hand("2", {}, [1]), "2")["big_blind"] == 6
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_the_floor_changes_or_dismisses_a_proposal() -> None:
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 5, 7, 8])
+    s.hand("2", {}, [1])
+    proposal = events(s.hand("1", {}, [1]), "move_proposed")[-1]
+    bad = s.do(t({"type": "confirm_move", "proposal": 1, "seat": 1}))
+    assert events(bad, "tournament_error")[0]["field"] == "$.seat"
+    gone = s.do(t({"type": "dismiss_move", "proposal": 1, "reason": "the TD moves later"}))
+    assert events(gone, "move_dismissed")[0]["by"] == "floor"
+    assert not s.replay.state.proposals
+    again = events(s.hand("1", {}, [1]), "move_proposed")[-1]
+    assert again["proposal"] == proposal["proposal"] + 1
+    changed = s.do(t({"type": "confirm_move", "proposal": again["proposal"], "player": "a8"}))
+    move = events(changed, "moved")[0]
+    assert (move["player"], move["from_seat"], move["seat"]) == ("a8", 8, 4)
+    assert conserved(s.replay)
+
+
+def test_rule_12_d_the_short_table_stops_when_its_big_blind_falls_on_an_empty_seat() -> None:
+    """The addendum's example: 9-handed, table A has 5 players, table B (the fullest) 8. A plays
+    until its big blind would fall on an empty seat, then stops; the TD's waiver is logged, is
+    not a misdeal, and play goes on; a move that leaves A less short ends the stoppage."""
+    s = Session(structure(), [{"id": "A", "seats": 9}, {"id": "B", "seats": 9}])
+    for n in range(1, 6):
+        place(s, f"a{n}", "A", n)
+    for n in range(1, 9):
+        place(s, f"b{n}", "B", n)
+    s.do(t({"type": "start_clock"}, at=1000))
+    blinds = []
+    for _ in range(3):
+        lines = s.hand("A", {}, [1])
+        blinds.append(_start(lines, "A")["big_blind"])
+        if events(lines, "play_stopped"):
+            break
+    assert blinds == [3, 4, 5], "the big blind reached seat 5: seat 6, its next, is empty"
+    stopped = events(lines, "play_stopped")[0]
+    assert (stopped["players"], stopped["fullest"], stopped["short"]) == (5, 8, 3)
+    assert stopped["rules"] == ["12-D"] and "empty seat" in stopped["reason"]
+    error = table_events(s.do(table("A", {"type": "start_hand"})), "A", "error")[0]
+    assert (error["code"], error["rule"]) == ("held", "12-D")
+    assert "12-D" in staff_view(s.replay.tables["A"]).waiting_on
+
+    waived = s.do(t({"type": "waive_stoppage", "table": "A", "by": "Mia", "reason": "late"}))
+    waiver = events(waived, "stoppage_waived")[0]
+    assert waiver["by"] == "Mia" and "not a misdeal" in waiver["text"]
+    assert table_events(waived, "A", "hands_released")
+    assert _start(s.hand("A", {}, [1]), "A")["hand"] == 4, "play goes on, not a misdeal"
+    assert not events(s.lines[-40:], "play_stopped"), "waived while it stays short"
+
+    proposal = next(p for p in s.replay.state.proposals.values() if p.table == "A")
+    s.hand("B", {}, [1])
+    ended = s.do(t({"type": "confirm_move", "proposal": proposal.id}))
+    assert events(ended, "moved") and events(ended, "stoppage_ended")
+    assert not s.replay.state.tables["A"].waived
+    assert conserved(s.replay)
+
+
+def _mixed() -> dict[str, Any]:
+    return structure(
+        levels=[
+            {"blinds": [50, 100], "minutes": 10},
+            {"blinds": [0, 0], "ante": 100, "min_bet": 200, "minutes": 10, "game": "STUD"},
+            {"blinds": [100, 200], "minutes": 10},
+        ]
+    )
+
+
+def test_rule_12_b_the_button_freezes_for_stud_and_hold_em_starts_from_it() -> None:
+    """Hold'em to stud: each table's button stays where the next hold'em hand has it, frozen
+    during stud (a stud hand's end does not move it), and the player moved during stud is the
+    one who would be the big blind were it hold'em; hold'em again starts from the button."""
+    from protocol.tournament import HandEnded
+    from server import tournament
+
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=_mixed()["levels"])
+    s.hand("1", {}, [1])
+    s.hand("2", {}, [1])
+    frozen = s.do(t({"type": "next_level"}, at=2000))
+    brk = events(frozen, "button_frozen")[0]
+    assert brk["buttons"] == {"1": 2, "2": 2} and brk["rules"] == ["12-B"]
+    assert events(frozen, "level_started")[0]["game"] == "STUD"
+    error = table_events(s.do(table("1", {"type": "start_hand"})), "1", "error")[0]
+    assert (error["code"], error["rule"]) == ("game_not_dealt", "12-B")
+    # A stud hand ends at table 2, seat 8 busted by seat 7 (reported to the tournament alone,
+    # as a stud table would): the button does not move.
+    state = s.replay.state
+    stacks = {n: state.players[w].stack for n, w in state.tables["2"].occupied.items()}
+    stacks[7], stacks[8] = stacks[7] + stacks[8], 0
+    stud_end = HandEnded(
+        table="2",
+        hand=2,
+        stacks=stacks,
+        busted=[8],
+        started={8: 10_000},
+        at=3000,
+        button=3,
+        small_blind=5,
+        big_blind=7,
+    )
+    state, out = tournament.apply(state, stud_end)
+    assert state.tables["2"].facts is not None and state.tables["2"].facts.button == 2
+    # 7 players against 5: the player moved is the one who would be the big blind at table 1
+    # were it hold'em (after its hand 1, big blind 3: seat 4).
+    proposal = next(e for e in out if e.__struct_config__.tag == "move_proposed")
+    assert proposal.rules == ["12-A", "12-B"] and "were it hold'em" in proposal.text
+    assert (proposal.player, proposal.from_seat) == ("a4", 4)
+    again = s.do(t({"type": "next_level"}, at=4000))
+    assert events(again, "button_unfrozen")[0]["buttons"] == {"1": 2, "2": 2}
+    assert _start(s.hand("1", {}, [1]), "1")["button"] == 2
+
+
+def test_rule_74_a_penalty_being_served_follows_the_player_across_a_move() -> None:
+    """A player sitting out a 3-hand penalty serves one hand at table 1, is moved by balancing,
+    and serves the other two at table 2, counted from the player's own hands there (74-A,
+    74-C): dealt in, posts, the hand killed. Table 1's seat keeps nothing of it."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 5, 7, 8])
+    s.hand("2", {}, [1])
+    s.do(table("1", {"type": "penalty", "seat": 5, "kind": "hands", "count": 3}))
+    served = s.hand("1", {}, [1])
+    killed = [e for e in table_events(served, "1", "action") if e["seat"] == 5]
+    assert killed[0]["rules"] == ["74-C"]
+    assert s.replay.tables["1"].penalties == {5: 2}
+    s.hand("1", {}, [1])  # the big blind moves to seat 4; seat 5 is next, 1 hand left
+    proposal = events(s.lines, "move_proposed")[-1]
+    assert (proposal["player"], proposal["from_seat"]) == ("a5", 5)
+    moved = s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]}))
+    carried = table_events(moved, "2", "penalty")[0]
+    assert carried["hands_left"] == 1 and "from table 1" in carried["reason"]
+    assert 5 not in s.replay.tables["1"].penalties
+    seat = events(moved, "moved")[0]["seat"]
+    hand = s.hand("2", {}, [1])
+    assert _start(hand, "2")["big_blind"] == seat, "posts the big blind (74-C)"
+    kill = [e for e in table_events(hand, "2", "action") if e["seat"] == seat]
+    assert kill[0]["rules"] == ["74-C"]
+    assert table_events(hand, "2", "penalty_end")[0]["seat"] == seat
+    assert conserved(s.replay)
