@@ -17,6 +17,11 @@ reads no socket and no clock; how its commands travel is its driver's business:
 - the service tests send its commands one by one and check every answer
   (``tests/service/bots.py``).
 
+Beside the dealers, :class:`FloorBot` is the floor: it answers the floor calls nobody else
+does and, in a tournament with a structure, moves a player left alone at a table and colors the
+chips up at a break (its picture of the seating: :class:`Seating`), so the demo's tournament
+and the service tests' play down to a winner.
+
 The bot's choices depend only on its seed and the events it was fed: two bots with one seed
 fed one table make the same decisions.
 """
@@ -35,7 +40,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.python import Client, CommandRefused
 from protocol.commands import Act, AddPlayer, Command, Deal, Declaration, Ruling, Show, StartHand
-from protocol.config import TableConfig
+from protocol.config import DEFAULT_CHIPS, TableConfig
 from protocol.events import (
     ActionEvent,
     CardsShown,
@@ -56,9 +61,12 @@ from protocol.events import (
     RulingMade,
     ShowdownOrder,
 )
+from protocol.tournament import ColorUp, MovePlayer
+from protocol.tournament.views import TournamentView
 from protocol.views import TableView
-from protocol.wire import Events, Snapshot
-from server.engine import TableState, apply, new_table
+from protocol.wire import Events, ServerMessage, Snapshot, TournamentEvents, TournamentSnapshot
+from server.engine import TableState, apply, evolve, new_table
+from server.engine.buttons import next_positions
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
@@ -133,6 +141,13 @@ class DealerBot:
         self.between_hands = True
         self.hands = 0
         """Hands ended so far."""
+        self.table: TableState | None = new_table(config)
+        """The table as its events describe it (the engine's own picture of it), so that a hand
+        is dealt to exactly the seats the engine deals in: a player the tournament seats between
+        the small blind and the button waits for the button (9-A, 11-A), and cards given to
+        that seat would be refused. None once the bot picked the table up from a view."""
+        self.waiting: set[int] = set()
+        """Seats taken since the last hand, not dealt in yet (what a view says, after a resume)."""
         self.irregular = style.out_of_turn > 0 or style.under_call > 0
         self.pending: Command | None = self._next_hand()
         self._handlers: dict[type, Callable[[Any], None]] = {
@@ -155,13 +170,20 @@ class DealerBot:
 
     def see(self, event: Event) -> None:
         """Take the table's next event; ``pending`` follows it."""
+        if self.table is not None:
+            try:
+                evolve(self.table, event)
+            except (AssertionError, KeyError, ValueError):
+                self.table = None  # the events are not of the table the bot was given
         handle = self._handlers.get(type(event))
         if handle is not None:
             handle(event)
 
     def resume(self, view: TableView) -> None:
         """Start over from a table view: a snapshot replaced events the bot did not see."""
+        self.table = None
         self.stacks = {s.seat: s.stack for s in view.seats}
+        self.waiting = {s.seat for s in view.seats if s.waiting}
         self.live = {s.seat for s in view.seats if s.in_hand}
         self.bets = {s.seat: s.bet for s in view.seats}
         self.all_in = {s.seat for s in view.seats if s.all_in}
@@ -212,6 +234,7 @@ class DealerBot:
         self.all_in = {p.seat for p in e.posts if p.all_in}
         self.ahead = set()
         self.to_show = []
+        self.waiting -= set(e.dealt)
         if e.cards != self.dealt:  # someone else dealt this hand: deal on from what is left
             seen = {card for cards in e.cards.values() for card in cards}
             self.deck = [card for card in DECK if card not in seen]
@@ -244,8 +267,11 @@ class DealerBot:
     def _seat_changed(self, e: PlayerAdded | PlayerRemoved | ChipsAdded) -> None:
         if isinstance(e, PlayerRemoved):
             self.stacks.pop(e.seat, None)
+            self.waiting.discard(e.seat)
         else:
             self.stacks[e.seat] = e.stack
+            if isinstance(e, PlayerAdded):
+                self.waiting.add(e.seat)
         if self.between_hands:  # who is dealt in changed
             self.pending = self._next_hand()
 
@@ -265,8 +291,17 @@ class DealerBot:
         self.deck = DECK[:]
         self.rng.shuffle(self.deck)
         deck = self.deck
-        self.dealt = {n: [deck.pop() for _ in range(self.hole)] for n in seats}
+        self.dealt = {n: [deck.pop() for _ in range(self.hole)] for n in self._dealt_seats(seats)}
         return StartHand(cards=self.dealt)
+
+    def _dealt_seats(self, seats: list[int]) -> list[int]:
+        """Of the seats with chips, those the next hand is dealt to: the engine's answer from
+        the bot's picture of the table; after a resume, all but new players who may have to wait
+        for the button."""
+        if self.table is not None:
+            where = next_positions(self.table)
+            return list(where.dealt) if where is not None else seats
+        return [n for n in seats if n not in self.waiting or self._dealt_in(n)]
 
     def _dealt_in(self, seat: int) -> bool:
         """Whether a player seated at ``seat`` now is dealt the next hand, so its cards may be
@@ -437,29 +472,71 @@ class _Table:
 
 
 class FloorBot:
-    """Answers open floor calls after ``patience`` seconds with the first option offered, so a
-    person at the floor monitor has time to answer them first."""
+    """The floor: answers open floor calls after ``patience`` seconds with the first option
+    offered, so a person at the floor monitor has time to answer them first.
 
-    def __init__(self, client: Client, tournament: str, patience: float = 8.0) -> None:
+    With ``moves``, in a tournament with a structure, it also keeps the field playing down to a
+    winner without balancing (the next issue): a player left alone at a table is moved to the
+    fullest table with a free seat once that table is between hands (8); and at a break that
+    colors chips up (26) each table's leftover chips — what a stack holds below the new
+    smallest chip — come off once the table's last hand has ended (26-C). ``chips`` are the
+    denominations the tables open with (the structure's ``chips``).
+
+    ``run`` returns when the tournament has a winner."""
+
+    def __init__(
+        self,
+        client: Client,
+        tournament: str,
+        patience: float = 8.0,
+        *,
+        moves: bool = False,
+        chips: tuple[int, ...] = DEFAULT_CHIPS,
+    ) -> None:
         self.client, self.tournament, self.patience = client, tournament, patience
+        self.moves = moves
         self.open: dict[tuple[str, int], tuple[float, str]] = {}
+        self.seating = Seating(chips)
+        self.changed = anyio.Event()
+        self.moved = 0
+        """Players moved so far."""
 
     async def run(self) -> None:
-        """Until cancelled or the client closes; the client is read by nobody else."""
+        """Until the winner, cancelled or the client closes; the client is read by nobody
+        else."""
         await self.client.subscribe(self.tournament)
         async with anyio.create_task_group() as group:
             group.start_soon(self._answer)
+            if self.moves:
+                group.start_soon(self._tables)
             async for message in self.client.messages():
-                if not isinstance(message, Events):
-                    continue
-                for raw in message.events:
-                    event = event_of(raw)
-                    if isinstance(event, FloorCall):
-                        due = anyio.current_time() + self.patience
-                        self.open[(message.table, event.call)] = (due, event.options[0])
-                    elif isinstance(event, RulingMade):
-                        self.open.pop((message.table, event.call), None)
+                self._take(message)
+                if self.seating.won:
+                    break
             group.cancel_scope.cancel()
+
+    def _take(self, message: ServerMessage) -> None:
+        seating = self.seating
+        if isinstance(message, Events) and message.tournament == self.tournament:
+            for raw in message.events:
+                event = event_of(raw)
+                if isinstance(event, FloorCall):
+                    due = anyio.current_time() + self.patience
+                    self.open[(message.table, event.call)] = (due, event.options[0])
+                elif isinstance(event, RulingMade):
+                    self.open.pop((message.table, event.call), None)
+                seating.table_event(message.table, event)
+        elif isinstance(message, Snapshot) and message.tournament == self.tournament:
+            if isinstance(message.state, TableView):
+                seating.table_view(message.table, message.state)
+        elif isinstance(message, TournamentSnapshot) and message.tournament == self.tournament:
+            seating.view(message.state)
+        elif isinstance(message, TournamentEvents) and message.tournament == self.tournament:
+            for event in message.events:
+                seating.tournament_event(event)
+        else:
+            return
+        self.changed.set()
 
     async def _answer(self) -> None:
         while True:
@@ -474,3 +551,148 @@ class FloorBot:
                         await self.client.command(
                             self.tournament, table, Ruling(call=call, option=option)
                         )
+
+    async def _tables(self) -> None:
+        """After every change: the moves and color-ups due, one at a time; one refused waits
+        for the next change (a table's hand ending, a player seated or gone)."""
+        while True:
+            await self.changed.wait()
+            self.changed = anyio.Event()
+            while await self._step():
+                pass
+
+    async def _step(self) -> bool:
+        """Send the next move or color-up due; True if one was made."""
+        seating = self.seating
+        command: MovePlayer | ColorUp | None = seating.lone_move() or seating.color_up()
+        if command is None:
+            return False
+        try:
+            await self.client.tournament_command(self.tournament, command)
+        except CommandRefused as refused:
+            if isinstance(command, ColorUp) and refused.error.code not in ("hand_in_play", "busy"):
+                seating.to_color.discard(command.table)  # refused for good: it keeps its chips
+            return False
+        except (TimeoutError, ConnectionError, ConnectionClosed):
+            return False
+        if isinstance(command, MovePlayer):
+            seating.where[command.player] = (command.table, command.seat)
+            self.moved += 1
+        else:
+            seating.to_color.discard(command.table)
+        return True
+
+
+class Seating:
+    """A tournament's seating as a whole-tournament subscription tells it: who sits where
+    (``tournament_snapshot``, then ``seated``, ``moved``, ``eliminated`` ...), each table's seats,
+    and from the tables' own events which of them has a hand in play and its stacks and chips —
+    what the floor bot decides its moves and color-ups from."""
+
+    def __init__(self, chips: tuple[int, ...] = DEFAULT_CHIPS) -> None:
+        self.seats: dict[str, int] = {}
+        """Open tables and their seats."""
+        self.where: dict[str, tuple[str, int]] = {}
+        """Seated players: table and seat."""
+        self.playing: set[str] = set()
+        """Tables with a hand in play."""
+        self.stacks: dict[str, dict[int, int]] = {}
+        self.chips: dict[str, tuple[int, ...]] = {}
+        self.opening_chips = tuple(chips)
+        self.race: set[int] = set()
+        """The denominations the break in progress colors up."""
+        self.to_color: set[str] = set()
+        """The tables whose color-up at this break is still to be done."""
+        self.won = False
+
+    def view(self, view: TournamentView) -> None:
+        self.seats = {t.table: t.seats for t in view.tables}
+        self.where = {
+            p.player: (p.table, p.seat)
+            for p in view.players
+            if p.status == "seated" and p.table is not None and p.seat is not None
+        }
+        self.won = view.finished
+
+    def tournament_event(self, e: dict[str, Any]) -> None:
+        kind = e.get("type")
+        if kind == "table_opened":
+            self.seats[e["table"]] = e["seats"]
+        elif kind == "table_closed":
+            self.seats.pop(e["table"], None)
+        elif kind in ("seated", "moved"):
+            self.where[e["player"]] = (e["table"], e["seat"])
+        elif kind in ("eliminated", "disqualified", "unregistered"):
+            self.where.pop(e["player"], None)
+        elif kind == "winner":
+            self.won = True
+        elif kind == "break_started":
+            self.race = set(e.get("color_up") or ())
+            self.to_color = set(self.seats) if self.race else set()
+        elif kind == "level_started":
+            self.race, self.to_color = set(), set()
+
+    def table_event(self, table: str, e: Event) -> None:
+        stacks = self.stacks.setdefault(table, {})
+        if isinstance(e, HandStart):
+            self.playing.add(table)
+        elif isinstance(e, HandEnd):
+            self.playing.discard(table)
+            if not e.void:
+                busted = set(e.busted)
+                self.stacks[table] = {n: c for n, c in e.stacks.items() if n not in busted}
+        elif isinstance(e, Misdealt):
+            self.playing.discard(table)
+        elif isinstance(e, PlayerAdded | ChipsAdded):
+            stacks[e.seat] = e.stack
+        elif isinstance(e, PlayerRemoved):
+            stacks.pop(e.seat, None)
+        elif isinstance(e, ColoredUp):
+            self.stacks[table] = dict(e.stacks)
+            self.chips[table] = tuple(e.chips)
+
+    def table_view(self, table: str, view: TableView) -> None:
+        (self.playing.add if view.phase != "idle" else self.playing.discard)(table)
+        self.stacks[table] = {s.seat: s.stack for s in view.seats if s.stack > 0}
+        self.chips[table] = tuple(view.chips)
+
+    def lone_move(self) -> MovePlayer | None:
+        """A player alone at a table to the fullest other table with a free seat, when both are
+        between hands (the player's is: one player deals no hand)."""
+        by_table: dict[str, dict[int, str]] = {}
+        for player, (table, seat) in sorted(self.where.items()):
+            by_table.setdefault(table, {})[seat] = player
+        if len(by_table) < 2:
+            return None
+        for table, here in sorted(by_table.items()):
+            if len(here) != 1 or table in self.playing:
+                continue
+            others = [
+                t
+                for t in sorted(by_table)
+                if t != table and len(by_table[t]) < self.seats.get(t, 0)
+            ]
+            if not others:
+                continue
+            to = max(others, key=lambda t: len(by_table[t]))
+            if to in self.playing:
+                continue  # the move is made between that table's hands
+            free = min(s for s in range(1, self.seats[to] + 1) if s not in by_table[to])
+            (player,) = here.values()
+            return MovePlayer(player=player, table=to, seat=free)
+        return None
+
+    def color_up(self) -> ColorUp | None:
+        """The color-up of a table between hands whose chips the break races off: each seat's
+        leftover below the new smallest chip comes off (26-C)."""
+        for table in sorted(self.to_color - self.playing):
+            chips = self.chips.get(table, self.opening_chips)
+            kept = [c for c in chips if c not in self.race]
+            if not kept or kept == list(chips):
+                self.to_color.discard(table)
+                continue
+            unit = min(kept)
+            stacks = self.stacks.get(table, {})
+            removed = {n: stack % unit for n, stack in sorted(stacks.items()) if stack % unit}
+            return ColorUp(table=table, removed=removed)
+        return None

@@ -7,20 +7,18 @@ service; every station of the tournament gets the clock with the server's time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
 import msgspec
 import pytest
 
-from clients.bots import Style, deal_tables
+from clients.bots import FloorBot, Style, deal_tables
 from clients.python import Client, CommandRefused
 from protocol import StartHand, TableConfig
 from protocol.config import DEFAULT_CHIPS
 from protocol.tournament import (
     AddTime,
-    MovePlayer,
     NextLevel,
     OpenTable,
     Register,
@@ -31,7 +29,7 @@ from protocol.tournament import (
 )
 from protocol.wire import Clock, Events, Snapshot, TournamentEvents, TournamentSnapshot
 from server.store import TOURNAMENT_LOG, log_key
-from tests.service.conftest import ServerProcess, token
+from tests.service.conftest import ServerProcess
 from tests.service.test_timers import lease_holder
 
 pytestmark = pytest.mark.asyncio
@@ -176,44 +174,6 @@ FAST: dict[str, Any] = {
 }
 
 
-async def floor_moves_lone_players(url: str, floor: Client) -> None:
-    """The floor without balancing (next issue): a player left alone at a table is moved to
-    the fullest table with a free seat, so the field plays down to a winner."""
-    async for message in floor.messages():
-        if not isinstance(message, TournamentEvents):
-            continue
-        if not any(e["type"] in ("eliminated", "moved") for e in message.events):
-            continue
-        if any(e["type"] == "winner" for e in message.events):
-            return
-        looker = Client(url, token("floor"), reconnect=False)
-        await looker.connect()
-        reading = asyncio.get_running_loop().create_task(looker.run())
-        await looker.subscribe("main")
-        view = (await next_of(looker, TournamentSnapshot)).state
-        reading.cancel()
-        await looker.close()
-        seated = [p for p in view.players if p.status == "seated" and p.table]
-        by_table: dict[str, list[Any]] = {}
-        for p in seated:
-            by_table.setdefault(p.table, []).append(p)
-        seats = {t.table: t.seats for t in view.tables}
-        for table, here in by_table.items():
-            if len(here) != 1 or len(by_table) < 2:
-                continue
-            others = [t for t in by_table if t != table and len(by_table[t]) < seats[t]]
-            if not others:
-                continue
-            to = max(others, key=lambda t: len(by_table[t]))
-            taken = {p.seat for p in by_table[to]}
-            free = min(s for s in range(1, seats[to] + 1) if s not in taken)
-            with contextlib.suppress(CommandRefused):
-                await floor.tournament_command(
-                    "main", MovePlayer(player=here[0].player, table=to, seat=free)
-                )
-            break
-
-
 async def test_forty_players_on_five_tables_play_to_a_winner(
     start_server: Any, connect: Any, aredis: Any
 ) -> None:
@@ -227,7 +187,6 @@ async def test_forty_players_on_five_tables_play_to_a_winner(
         await admin.tournament_command("main", Register(player=f"p{i}", name=f"Player {i}"))
     dealers = await connect(server, "floor")
     floor = await connect(server, "floor")
-    await floor.subscribe("main")
     config = TableConfig(game="NLHE", blinds=(25, 50), seats={}, button=1, chips=DEFAULT_CHIPS)
     async with asyncio.timeout(300):
         playing = asyncio.get_running_loop().create_task(
@@ -241,7 +200,7 @@ async def test_forty_players_on_five_tables_play_to_a_winner(
             )
         )
         await floor.tournament_command("main", StartClock())
-        await floor_moves_lone_players(server.url, floor)
+        await FloorBot(floor, "main", moves=True).run()  # lone players moved, to the winner
         playing.cancel()
     log = await tournament_log(aredis)
     kinds = [e["type"] for e in log]
