@@ -276,6 +276,8 @@ class Tournaments:
                 error = events[0]
                 return Refused(error.code, error.message, error.rule)
             needed = tournament_glue.touched(state, events) | _banked(state, events)
+            if isinstance(command, ColorUp):
+                needed.add(command.table)  # its race changes the table, leftovers or none
             for name in needed - tables.keys():
                 cached = await self._table(tournament_id, name)
                 if cached is not None:

@@ -163,10 +163,6 @@ class TableState(msgspec.Struct, array_like=True):
     """The table as it was before this hand started: misdeals and corrections go back to it."""
     history: list[Command] = []
     """The commands of this hand since it started, as recorded."""
-    arrived: list[Seat] = []
-    """Players who sat down while a hand was in play (9-A, 11-A): at the table, out of the hand,
-    dealt in from the next hand (where 11-A allows). A correction replays the hand without them,
-    and a misdeal's redeal re-creates the deal without them (37-C)."""
     started: bool = False
     awards: dict[int, list[int]] = {}
     shares: dict[int, int] = {}
@@ -178,6 +174,11 @@ class TableState(msgspec.Struct, array_like=True):
     """Hand-for-hand: an all-in and call waits for the floor, face down (RP-8-F)."""
     cards_held: bool = False
     """A hand-for-hand all-in waits for the floor's release (RP-8-F)."""
+    arrived: list[Seat] = []
+    """Players who sat down while a hand was in play (9-A, 11-A): at the table, out of the hand,
+    dealt in from the next hand (where 11-A allows). A correction replays the hand without them,
+    and a misdeal's redeal re-creates the deal without them (37-C).
+    Last of the fields: snapshots are arrays, and one stored before it was added still decodes."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:
