@@ -26,6 +26,7 @@ def after_hand(t: TournamentState, table: str, was_waiting: bool, at: int, emit:
             breaks.execute(t, pending, emit)
     if t.final is not None and not t.final.waiting:
         breaks.execute_final(t, t.final, emit)
+    handforhand.settle(t, at, emit)
     balancing.check_stop(t, table, emit)
     balancing.review_stoppages(t, emit)
     if t.finished or breaks.propose_final(t, emit):

@@ -40,7 +40,7 @@ from protocol.tournament import (
     TablesHeld,
     TablesReleased,
 )
-from server.tournament import balancing, draws, positions
+from server.tournament import balancing, draws, handforhand, positions
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
 from server.tournament.state import PendingBreak, PendingFinal, TournamentState
@@ -222,6 +222,7 @@ def execute(t: TournamentState, b: PendingBreak, emit: Emit) -> None:
         involved = sorted({b.table, *(name for name, _ in b.pile)})
         emit(TablesReleased(hold=f"break-{b.table}", tables=involved, text="Play on"))
     balancing.review_stoppages(t, emit)
+    handforhand.settle(t, t.clock.at, emit)  # the broken table no longer plays its H4H hand
 
 
 def propose_final(t: TournamentState, emit: Emit) -> bool:
@@ -327,6 +328,7 @@ def execute_final(t: TournamentState, f: PendingFinal, emit: Emit) -> None:
     if held:
         involved = sorted({f.table, *(name for name, _ in came.values())})
         emit(TablesReleased(hold="final", tables=involved, text="The final table: play on"))
+    handforhand.settle(t, t.clock.at, emit)
 
 
 def _button(

@@ -109,6 +109,14 @@ def after_hand(t: TournamentState, table: str, was_waiting: bool, at: int, emit:
     complete(t, at, emit, last=table)
 
 
+def settle(t: TournamentState, at: int, emit: Emit) -> None:
+    """The hand-for-hand hand is over once no table is still in it — also when the last one
+    still in it was just broken or merged into the final table."""
+    h = t.h4h
+    if h is not None and not h.waiting and not h.ready:
+        complete(t, at, emit)
+
+
 def complete(t: TournamentState, at: int, emit: Emit, last: str = "") -> None:
     """The hand is over at every table: its eliminations placed together (RP-8-A), the clock's
     minutes off (RP-8-B/C/D), the next hand released (or held for the floor)."""

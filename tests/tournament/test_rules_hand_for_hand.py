@@ -3,9 +3,10 @@ tournament replay format (the tables are the real table engine)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from server.views import public_view, staff_view
+from server.views import public_event, public_view, staff_view
 from tests.tournament.support import (
     Session,
     conserved,
@@ -16,6 +17,11 @@ from tests.tournament.support import (
     table,
     table_events,
 )
+
+
+def table_events_all(lines: list[dict[str, Any]], tid: str) -> list[dict[str, Any]]:
+    """Every event of table ``tid`` in ``lines``, as the wire has it."""
+    return [line["event"] for line in lines if "event" in line and line["table"] == tid]
 
 
 def _bubble() -> Session:
@@ -160,6 +166,8 @@ def test_rule_rp_8_f_an_all_in_and_call_stays_face_down_until_the_floor_releases
     assert not table_events(lines, "1", "expose_all")
     view = public_view(s.replay.tables["1"])
     assert all(not seat.cards for seat in view.seats), "no display sees a hand"
+    shown = json.dumps([public_event(e) for e in table_events_all(lines, "1")])
+    assert not any(card in shown for card in ("As", "Ah", "Ks", "Kh")), "nor an event"
     error = table_events(s.do(table("1", {"type": "deal", "street": "flop"})), "1", "error")[0]
     assert (error["code"], error["rule"]) == ("cards_held", "RP-8-F")
     released = s.do(t({"type": "release_cards", "table": "1"}))
@@ -197,3 +205,25 @@ def test_rule_rp_8_the_floor_releases_the_next_hand_when_the_structure_says_so()
         released, "2", "hands_released"
     )
     assert table_events(s.hand("1", {}, [1]), "1", "hand_start")
+
+
+def test_rule_rp_8_a_table_broken_during_hand_for_hand_leaves_no_table_waiting_for_it() -> None:
+    """Tables 1 and 2 have played their hand-for-hand hand and wait; table 3 is broken before
+    dealing its own (11-B): the hand is over at every table left, and the next one starts."""
+    s = Session(structure(), [{"id": n, "seats": 9} for n in ("1", "2", "3")])
+    for n in range(1, 7):
+        place(s, f"a{n}", "1", n)
+    for n in range(1, 8):
+        place(s, f"b{n}", "2", n)
+    for n in (2, 4, 6):
+        place(s, f"c{n}", "3", n)
+    s.do(t({"type": "start_clock"}, at=1000))
+    s.do(t({"type": "hand_for_hand"}, at=2000))
+    s.hand("1", {}, [1])
+    s.hand("2", {}, [1])
+    assert s.replay.state.h4h is not None and s.replay.state.h4h.waiting == ["3"]
+    lines = s.do(t({"type": "break_table", "table": "3", "shuffle": 4, "deal": 5}))
+    assert events(lines, "hand_for_hand_hand")[0]["hand"] == 1
+    assert table_events(lines, "1", "hands_released") and table_events(lines, "2", "hands_released")
+    assert table_events(s.hand("1", {}, [1]), "1", "hand_start")
+    assert conserved(s.replay)
