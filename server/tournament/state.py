@@ -207,9 +207,10 @@ class TournamentState(msgspec.Struct, gc=False):
 
     def reserved(self) -> set[tuple[str, int]]:
         """Seats promised and not yet taken: a waiting break's seat cards, the seats of the
-        balancing moves proposed (neither is drawn for anyone else, 8)."""
+        balancing moves confirmed and waiting for a hand to end (neither is drawn for anyone
+        else, 8). A proposal not yet confirmed keeps no seat: it is read again when made."""
         seats = {(table, seat) for b in self.breaks for table, seat in b.pile}
-        return seats | {(p.table, p.seat) for p in self.proposals.values()}
+        return seats | {(p.table, p.seat) for p in self.proposals.values() if p.confirmed}
 
     def at_seat(self, table: str, seat: int) -> Player | None:
         t = self.tables.get(table)
