@@ -84,6 +84,8 @@ const LINES = {
   "RP-5-A": "A flop dealt before the betting is complete goes back and is dealt again.",
   "RP-5-B": "A turn dealt before the betting is complete is set aside and replaced.",
   "RP-5-C": "A river dealt before the betting is complete is put back and the stub reshuffled.",
+  "RP-8-F": "Hand-for-hand: an all-in and call stays face down, and no more cards are dealt, until the floor says so.",
+  "RP-9": "The final table: the last two tables come together at the structure's final-table size; seats are drawn.",
   "RP-11": "Big-blind ante: the big blind is posted first, then the ante from what is left.",
   "RP-24": "A player may ask the amount to call or whether they may raise; the dealer answers.",
   "RP-26": "The floor gives penalties as the recommended procedures set out.",
