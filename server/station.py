@@ -51,6 +51,16 @@ from protocol.tournament import (
 from protocol.tournament import (
     ColorUp as ColorUpTournament,
 )
+from protocol.tournament.tables import (
+    BreakTable,
+    ConfirmMove,
+    DismissMove,
+    FinalTable,
+    ReleaseAllIn,
+    ReleaseTables,
+    StartHandForHand,
+    WaiveStoppage,
+)
 from protocol.wire import (
     Ack,
     CreateTable,
@@ -103,6 +113,14 @@ FLOOR_TOURNAMENT = (
     MovePlayer,
     ColorUpTournament,
     UseTimeBank,
+    ConfirmMove,
+    DismissMove,
+    WaiveStoppage,
+    BreakTable,
+    FinalTable,
+    StartHandForHand,
+    ReleaseTables,
+    ReleaseAllIn,
 )
 """Tournament commands of the floor: the clock and the floor's rulings; the admin (the TD) has
 every command (set-up, registration)."""

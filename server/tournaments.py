@@ -76,11 +76,23 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+DRAWS = ("draw", "shuffle", "deal", "button_draw")
+"""A command's random inputs (a seat draw, a table break's two-step draw, a final table's): the
+service draws them, whatever a station sent, and the events record them."""
+
+
 def stamped(command: TournamentCommand, at: int) -> TournamentCommand:
-    """The command at the service's time: a station does not choose when things happened."""
-    if "at" in command.__struct_fields__:
-        return msgspec.structs.replace(command, at=at)
-    return command
+    """The command at the service's time and with the service's random draws: a station does
+    not choose when things happened, nor a seat."""
+    fields = command.__struct_fields__
+    changes: dict[str, int] = {
+        name: secrets.randbits(62)
+        for name in DRAWS
+        if name in fields and getattr(command, name) is not None  # None: no draw asked for
+    }
+    if "at" in fields:
+        changes["at"] = at
+    return msgspec.structs.replace(command, **changes) if changes else command
 
 
 def hold_text(state: TournamentState, at: int) -> str:
@@ -240,7 +252,7 @@ class Tournaments:
             if known is None:
                 return Refused("unknown_tournament", f"there is no tournament {tournament_id}")
             at = now_ms()
-            ended = tournament_glue.hand_ended(table, end, started, at)
+            ended = tournament_glue.hand_ended(table, end, started, at, after)
             origin = _Origin(table, before.seq, after, events, table_deadline)
             result = await self._step(tournament_id, command_id, known, [ended], at, origin)
             if isinstance(result, _TableMoved):
@@ -271,6 +283,15 @@ class Tournaments:
             lines += [TableLine(origin.table, e) for e in origin.events]
         t_events: list[TournamentEvent] = []
         for command in commands:
+            # A command that waits for tables between hands learns which are in a hand.
+            for name in tournament_glue.needs(state, command) - tables.keys():
+                cached = await self._table(tournament_id, name)
+                if cached is not None:
+                    tables[name], expected[name] = cached.state, cached.seq
+            looked = tournament_glue.needs(state, command)
+            command = tournament_glue.stamp(
+                command, {k: v for k, v in tables.items() if k in looked}
+            )
             state, events = tournament.apply(state, command)
             if len(events) == 1 and isinstance(events[0], TournamentError):
                 error = events[0]
