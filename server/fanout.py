@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import msgspec
 from redis.asyncio import Redis
 
+from protocol.tournament.tables import STAFF_ONLY
 from protocol.tournament.views import ClockView
 from protocol.wire import Clock, Events, TournamentEvents, encoder
 from server import metrics
@@ -96,10 +97,24 @@ def _events_message(
     tournament: str, table: str, seq: int, events: list[bytes], public: bool
 ) -> bytes:
     if table == TOURNAMENT_LOG:
-        # Nothing of a tournament is hidden from the room: one message for every role.
-        return encoder.encode(TournamentEvents(tournament, seq, [msgspec.Raw(e) for e in events]))
+        # The room sees the tournament, but not the order in which tables break (12-C): a
+        # display gets a ``withheld`` placeholder in its place, so the numbering still holds.
+        shown = [_withheld(e) if public else msgspec.Raw(e) for e in events]
+        return encoder.encode(TournamentEvents(tournament, seq, shown))
     body: list[Any] = public_events(events) if public else [msgspec.Raw(e) for e in events]
     return encoder.encode(Events(tournament, table, seq, body))
+
+
+class _Tag(msgspec.Struct):
+    type: str = ""
+
+
+_tag = msgspec.json.Decoder(_Tag)
+WITHHELD = msgspec.Raw(b'{"type":"withheld"}')
+
+
+def _withheld(event: bytes) -> msgspec.Raw:
+    return WITHHELD if _tag.decode(event).type in STAFF_ONLY else msgspec.Raw(event)
 
 
 def committed_frames(tournament: str, table: str, applied: Applied) -> list[Frame]:
