@@ -15,6 +15,7 @@ registration, so the draw is recorded in the event and a replay seats everyone t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import secrets
@@ -114,6 +115,9 @@ class Tournaments:
         self.structures: dict[str, float] = {}
         """Tournaments known to have a structure (``inf``) or not (until when, monotonic)."""
         self.names: dict[str, str] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        """One step of a tournament at a time in this instance: its own steps never race each
+        other for the tournament's log (only another instance's can)."""
         tables.hook = self
 
     # --- reading -----------------------------------------------------------------------
@@ -199,7 +203,16 @@ class Tournaments:
         except (RedisConnectionError, RedisTimeoutError):
             return Refused("unavailable", "Redis did not answer in time; nothing changed")
 
+    def _lock(self, tournament_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(tournament_id, asyncio.Lock())
+
     async def _command(
+        self, tournament_id: str, command_id: str, command: TournamentCommand
+    ) -> Applied | Refused:
+        async with self._lock(tournament_id):
+            return await self._command_locked(tournament_id, command_id, command)
+
+    async def _command_locked(
         self, tournament_id: str, command_id: str, command: TournamentCommand
     ) -> Applied | Refused:
         for _ in range(ATTEMPTS):
@@ -218,6 +231,10 @@ class Tournaments:
     async def tick(self, tournament_id: str, expires: int) -> Applied | Refused | None:
         """The clock reached ``expires``: the level or break that ends there ends (25-A). The
         command id names the step and its end, so two instances ruling on it apply it once."""
+        async with self._lock(tournament_id):
+            return await self._tick(tournament_id, expires)
+
+    async def _tick(self, tournament_id: str, expires: int) -> Applied | Refused | None:
         known = await self.load(tournament_id)
         if known is None or not known.state.clock.running or known.state.clock.ends_at != expires:
             return None
@@ -247,6 +264,31 @@ class Tournaments:
         the table moved on meanwhile (the caller rules on the command again)."""
         end = next(e for e in events if isinstance(e, HandEnd) and not e.void)
         started = tournament_glue.hand_started(before.state)
+        async with self._lock(tournament_id):
+            return await self._hand_step(
+                tournament_id,
+                table,
+                command_id,
+                before,
+                after,
+                events,
+                table_deadline,
+                end,
+                started,
+            )
+
+    async def _hand_step(
+        self,
+        tournament_id: str,
+        table: str,
+        command_id: str,
+        before: Cached,
+        after: TableState,
+        events: list[Event],
+        table_deadline: str,
+        end: HandEnd,
+        started: tuple[int, dict[int, int]] | None,
+    ) -> Applied | Refused | None:
         for _ in range(ATTEMPTS):
             known = await self.current(tournament_id)
             if known is None:
