@@ -18,6 +18,7 @@ from typing import cast
 
 from redis.asyncio import Redis
 
+from protocol.tournament.views import ClockView
 from server import metrics
 from server.store import (
     ATTEMPT_KEEP_MS,
@@ -156,6 +157,8 @@ class Step:
     at: float
     """The commit time (Unix seconds), as the published messages carry it."""
     tables: list[TablePart] = field(default_factory=list)
+    clock: ClockView | None = None
+    """The clock as the step leaves it, when the step changed it (published with its events)."""
 
 
 @dataclass(frozen=True)

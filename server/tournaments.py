@@ -472,6 +472,7 @@ class Tournaments:
             events=blobs,
             at=at,
             tables=parts,
+            clock=clock,
         )
 
     def _committed(
@@ -488,7 +489,7 @@ class Tournaments:
         self.known[tournament_id] = Known(known.seq + len(step.events), state, snap_seq)
         logged: list[Logged] = []
         if step.events:
-            clock = _json.encode(clock_view(state)) if _clock_changed(known.state, state) else None
+            clock = _json.encode(step.clock) if step.clock is not None else None
             logged.append(Logged(TOURNAMENT_LOG, known.seq + 1, step.events, step.at, clock))
         origin_events: list[bytes] | None = None
         for part in step.tables:
