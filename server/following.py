@@ -260,7 +260,7 @@ class Following:
         then deliver the live frames held meanwhile and go live."""
         while not self.closed():
             before = since
-            since = await self._pages(key, since)
+            since = await self._pages(key, since, waiting)
             if since < 0:
                 break  # the table is gone
             held = [f for f in waiting.held if f.last > since]
@@ -276,16 +276,27 @@ class Following:
         if self.catching_up.get(key) is waiting:
             del self.catching_up[key]
 
-    async def _pages(self, key: Key, since: int) -> int:
+    def _still(self, key: Key, waiting: _CatchUp) -> None:
+        """Stop a catch-up another one replaced while it waited for Redis.
+
+        Cancelling it is not enough: the Redis client may finish the call it was cancelled
+        in and return normally (seen with redis-py 8.1 under load), and a replaced catch-up
+        that goes on sends the frames of an older subscription and moves ``last_sent`` past
+        what the new one must send (a floor monitor's history after a reload never came)."""
+        if self.catching_up.get(key) is not waiting:
+            raise asyncio.CancelledError
+
+    async def _pages(self, key: Key, since: int, waiting: _CatchUp) -> int:
         """Send the log after ``since`` as far as this station may see it now; the number of
         the last event sent (-1 when the table does not exist)."""
         store = self.store
         while not self.closed():
             found = await store.page(key[0], key[1], since, PAGE) if since >= 0 else None
+            self._still(key, waiting)
             if found is not None and (since > found[1] or found[1] - since > REPLAY_MAX):
                 found = None  # ahead of the table (another Redis), or too far behind
             if found is None:
-                since = await self._snapshot(key)
+                since = await self._snapshot(key, waiting)
                 if since < 0:
                     return -1
                 continue
@@ -298,27 +309,31 @@ class Following:
                     self._deliver(key, frame)
                 since = visible[-1].seq
                 await self.below(HOLD_BYTES)
+                self._still(key, waiting)
             if len(visible) < PAGE:
                 return since
         return since
 
-    async def _snapshot(self, key: Key) -> int:
+    async def _snapshot(self, key: Key, waiting: _CatchUp) -> int:
         """Send the table as it is now; a delayed display gets it once the delay has passed
         since its last event."""
         if key[1] == TOURNAMENT_LOG:
             view = await self.tournaments.snapshot_message(key[0])
+            self._still(key, waiting)
             if view is None:
                 return -1
             self.send(view[1])
             self.last_sent[key] = view[0]
             return view[0]
         cached = await self.tables.state(*key)
+        self._still(key, waiting)
         if cached is None:
             return -1
         if self.delay and cached.seq > 0:
             found = await self.store.page(key[0], key[1], cached.seq - 1, 1)
             if found and found[0]:
                 await asyncio.sleep(max(0.0, found[0][0].at + self.delay - time.time()))
+            self._still(key, waiting)
         self.send(snapshot_message(key[0], key[1], cached.seq, cached.state, self.public))
         self.last_sent[key] = cached.seq
         return cached.seq

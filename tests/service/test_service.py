@@ -250,6 +250,40 @@ async def test_a_tournament_subscription_taken_while_tables_are_busy_misses_noth
     assert not failures, "\n".join(failures[:5])
 
 
+async def test_a_history_asked_right_after_a_resume_gets_the_whole_log(
+    start_server, stations
+) -> None:  # type: ignore[no-untyped-def]
+    """A reloaded floor monitor resumes the tournament from its last event and, in the next
+    frame, asks for the table's history from 0. The resume's catch-up is replaced by the
+    history's; the Redis client may finish the call the replaced one was cancelled in, and
+    it used to go on and mark the log as sent, so the history never came (seen in CI)."""
+    server = start_server()
+    await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
+    bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 1)
+    await play(bot, 12)
+    head = bot.seen
+    resume = json.dumps({"type": "subscribe", "tournament": T, "tables_since": {"1": head}})
+    history = json.dumps({"type": "subscribe", "tournament": T, "table": "1", "since": 0})
+
+    async def reload(ws: Any) -> list[int]:
+        await ws.send(json.dumps({"type": "hello", "token": token("floor")}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        await ws.send(resume)
+        await ws.send(history)
+        seqs: list[int] = []
+        while len(seqs) < head:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert message["type"] == "events", message
+            seqs += range(message["seq"], message["seq"] + len(message["events"]))
+        return seqs
+
+    for _ in range(8):  # a few rounds of 10 monitors reloading at once
+        async with contextlib.AsyncExitStack() as stack:
+            floors = [await stack.enter_async_context(ws_connect(server.url)) for _ in range(10)]
+            got = await asyncio.gather(*(reload(ws) for ws in floors))
+        assert all(seqs == list(range(1, head + 1)) for seqs in got), got
+
+
 async def test_a_station_resuming_at_the_head_of_a_busy_table_gets_events_not_a_snapshot(
     start_server, stations
 ) -> None:  # type: ignore[no-untyped-def]
