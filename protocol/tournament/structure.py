@@ -130,6 +130,10 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     add_on_stack: Chips = 0
     add_on_price: Chips = 0
     shot_clock: ShotClock | None = None
+    seating: Literal["even", "any"] = "even"
+    """The seat pool a new entry is drawn from (8, 9-A): ``even``, the free seats of the tables
+    with the fewest players, so tables fill evenly and nobody is balanced or stopped for what
+    seating did (12-A, 12-D); ``any``, every free seat."""
     balance: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
     """Tables more than this many players apart are unbalanced: a move is proposed (12-A)."""
     stoppage: Players | None = None

@@ -52,16 +52,33 @@ def seated(t: TournamentState, who: str) -> Player:
 
 
 def pool(t: TournamentState) -> list[tuple[str, int]]:
-    """The free seats of every table in play, in table order then seat order: not those of a
-    table broken or breaking, nor seats promised to a move or a break."""
+    """The seat pool of a new entry, in table order then seat order; the draw picks one of
+    them at random (8, 9-A). Not the seats of a table broken or breaking, nor seats promised to
+    a move or a break.
+
+    By default (``seating: even``) only the free seats of the tables with the fewest players
+    (the promised seats counted as taken): an entry drawn to a nearly full table while another
+    has few leaves that one short through no elimination, and the tournament would then balance
+    and stop tables (12-A, 12-D) for what seating did. Drawing among the shortest keeps the
+    tables within one player of each other as they fill — what 12-D's last sentence asks of the
+    TD. ``seating: any`` draws from every free seat."""
     reserved, breaking = t.reserved(), t.breaking()
-    return [
-        (table, seat)
-        for table, tab in t.in_play().items()
-        if table not in breaking
-        for seat in range(1, tab.seats + 1)
-        if seat not in tab.occupied and (table, seat) not in reserved
-    ]
+    free: dict[str, list[int]] = {}
+    for table, tab in t.in_play().items():
+        if table in breaking:
+            continue
+        seats = [
+            seat
+            for seat in range(1, tab.seats + 1)
+            if seat not in tab.occupied and (table, seat) not in reserved
+        ]
+        if seats:
+            free[table] = seats
+    if t.structure.seating == "even" and free:
+        taken = {table: t.tables[table].seats - len(seats) for table, seats in free.items()}
+        fewest = min(taken.values())
+        free = {table: seats for table, seats in free.items() if taken[table] == fewest}
+    return [(table, seat) for table, seats in free.items() for seat in seats]
 
 
 def open_table(t: TournamentState, cmd: OpenTable, emit: Emit) -> None:

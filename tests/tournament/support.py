@@ -31,9 +31,13 @@ def _plain(value: Any) -> Any:
 
 
 def structure(**changes: Any) -> dict[str, Any]:
-    """A small structure: 10-minute levels 50/100, 100/200, 200/400 with a break, 10,000 chips."""
+    """A small structure: 10-minute levels 50/100, 100/200, 200/400 with a break, 10,000 chips.
+
+    Entries are drawn from every free seat (``seating: any``): the rule tests seat players
+    where their example needs them (uneven tables to balance, a short table to stop)."""
     base: dict[str, Any] = {
         "name": "Test event",
+        "seating": "any",
         "starting_stack": 10_000,
         "buy_in": 100,
         "fee": 10,

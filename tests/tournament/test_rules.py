@@ -55,6 +55,36 @@ def test_rule_8_the_seat_is_drawn_from_the_pool_by_the_recorded_draw() -> None:
     assert conserved(replay)
 
 
+def test_rule_8_by_default_entries_are_drawn_among_the_shortest_tables_so_none_runs_short() -> None:
+    """``seating: even`` (the default): the pool is the free seats of the tables with the
+    fewest players, so whatever the draws the tables fill within one of each other, and a
+    table never stops (12-D) or gets a move proposed (12-A) for what seating did."""
+    players = [f"p{n}" for n in range(20)]
+    draws = [0, 0, 0, 5, 17, 1000, 3, 3, 0, 8, 1, 1, 2, 99, 0, 4, 7, 6, 5, 0]
+    commands = [*_reg(*players), *(_seat(p, d) for p, d in zip(players, draws, strict=True))]
+    tables = [{"id": n, "seats": 9} for n in ("1", "2", "3")]
+    struct = {k: v for k, v in structure().items() if k != "seating"}
+    lines, replay = run(scenario(struct, tables, commands))
+    seated = events(lines, "seated")
+    counts = {"1": 0, "2": 0, "3": 0}
+    for e in seated:
+        short = min(counts.values())
+        assert counts[e["table"]] == short, (e, counts)  # drawn to a table with the fewest
+        counts[e["table"]] += 1
+        assert max(counts.values()) - min(counts.values()) <= 1
+    # The pool shrinks to the shortest tables' seats: 27 free at first, then 18, then 9 ...
+    assert [e["free"] for e in seated[:4]] == [27, 18, 9, 24]
+    assert counts == {"1": 7, "2": 7, "3": 6}
+    assert not events(lines, "move_proposed") and not events(lines, "play_stopped")
+    # Drawn from every free seat instead, the same draws leave the tables uneven.
+    anywhere, _ = run(scenario({**struct, "seating": "any"}, tables, commands))
+    spread = {n: 0 for n in ("1", "2", "3")}
+    for e in events(anywhere, "seated"):
+        spread[e["table"]] += 1
+    assert max(spread.values()) - min(spread.values()) > 1
+    assert conserved(replay)
+
+
 def test_rule_8_a_player_at_the_wrong_seat_moves_to_the_right_one_with_the_whole_stack() -> None:
     s = _session(structure(), {"1": 3, "2": 3}, "abc")
     s.do(t({"type": "start_clock"}, at=1000))
