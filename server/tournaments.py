@@ -313,7 +313,9 @@ class Tournaments:
         origin: _Origin | None = None,
     ) -> Applied | Refused | _TableMoved | None:
         """Rule on the commands and commit; None when the tournament moved on (rule again)."""
-        state = known.state
+        # One copy for the whole step: a refused command refuses the step, and the copy is
+        # dropped with it, so the known state is never touched.
+        state = known.state.clone()
         if state.clock.started and not state.finished:
             commands = [Tick(at=at), *commands]
         tables: dict[str, TableState] = {}
@@ -334,7 +336,7 @@ class Tournaments:
             command = tournament_glue.stamp(
                 command, {k: v for k, v in tables.items() if k in looked}
             )
-            state, events = tournament.apply(state, command)
+            events = tournament.apply_to(state, command)
             if len(events) == 1 and isinstance(events[0], TournamentError):
                 error = events[0]
                 return Refused(error.code, error.message, error.rule)

@@ -70,7 +70,7 @@ from collections.abc import Iterable
 from protocol.tournament import Structure, TournamentCommand, TournamentError, TournamentEvent
 from server.tournament.chips import chips_in_play
 from server.tournament.clock import hold, level_in_force, may_start_hand
-from server.tournament.dispatch import attempt
+from server.tournament.dispatch import attempt, rule
 from server.tournament.eliminations import counted_chips
 from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
@@ -85,6 +85,7 @@ __all__ = [
     "TournamentState",
     "action_seconds",
     "apply",
+    "apply_to",
     "chips_in_play",
     "counted_chips",
     "evolve",
@@ -112,6 +113,20 @@ def apply(
         return attempt(state, command)
     except TournamentIllegal as refused:
         return state, [
+            TournamentError(
+                message=refused.message, code=refused.code, rule=refused.rule, field=refused.field
+            )
+        ]
+
+
+def apply_to(work: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
+    """The events of one command, applied to ``work`` itself — a copy the caller made for a
+    step of several commands (:func:`~server.tournament.dispatch.rule`). A refusal is one
+    ``TournamentError``, and ``work`` may then be half-changed: the caller drops it."""
+    try:
+        return rule(work, command)
+    except TournamentIllegal as refused:
+        return [
             TournamentError(
                 message=refused.message, code=refused.code, rule=refused.rule, field=refused.field
             )

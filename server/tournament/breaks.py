@@ -90,11 +90,11 @@ def propose_break(t: TournamentState, emit: Emit) -> bool:
         names = list(playing)
         order = [min(reversed(names), key=lambda n: len(playing[n].occupied))]
     table = order[0]
+    if t.break_proposed == table:
+        return False
     players = len(playing[table].occupied)
     free = sum(len(s) for s in free_seats(t, table).values())
     if players > free:
-        return False
-    if t.break_proposed == table:
         return False
     emit(
         BreakProposed(

@@ -106,16 +106,24 @@ def attempt(
 ) -> tuple[TournamentState, list[TournamentEvent]]:
     """Rule on ``command`` against a copy of ``state``: each event is applied as it is decided,
     so later decisions in the same command see it. Raises :class:`TournamentIllegal`."""
-    if command.tournament is not None and command.tournament != state.id:
+    work = state.clone()
+    return work, rule(work, command)
+
+
+def rule(work: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
+    """Rule on ``command`` and apply its events to ``work`` itself. A refusal
+    (:class:`TournamentIllegal`) may leave ``work`` half-changed: it is for a copy the caller
+    drops on a refusal — one copy for a step of several commands (a registration and its seat,
+    the clock's tick before them), as the copy grows with the field (5,000 players)."""
+    if command.tournament is not None and command.tournament != work.id:
         raise TournamentIllegal(
             "",
-            f"no tournament {command.tournament} here (this is {state.id})",
+            f"no tournament {command.tournament} here (this is {work.id})",
             code="unknown_tournament",
             field="$.tournament",
         )
-    if state.finished and not isinstance(command, Tick):
+    if work.finished and not isinstance(command, Tick):
         raise TournamentIllegal("", "the tournament is over", code="finished")
-    work = state.clone()
     events: list[TournamentEvent] = []
 
     def emit(event: TournamentEvent) -> None:
@@ -123,4 +131,4 @@ def attempt(
         events.append(event)
 
     _HANDLERS[type(command)](work, command, emit)
-    return work, events
+    return events

@@ -62,23 +62,25 @@ def pool(t: TournamentState) -> list[tuple[str, int]]:
     and stop tables (12-A, 12-D) for what seating did. Drawing among the shortest keeps the
     tables within one player of each other as they fill — what 12-D's last sentence asks of the
     TD. ``seating: any`` draws from every free seat."""
-    reserved, breaking = t.reserved(), t.breaking()
-    free: dict[str, list[int]] = {}
-    for table, tab in t.in_play().items():
-        if table in breaking:
-            continue
-        seats = [
-            seat
-            for seat in range(1, tab.seats + 1)
-            if seat not in tab.occupied and (table, seat) not in reserved
-        ]
-        if seats:
-            free[table] = seats
-    if t.structure.seating == "even" and free:
-        taken = {table: t.tables[table].seats - len(seats) for table, seats in free.items()}
-        fewest = min(taken.values())
-        free = {table: seats for table, seats in free.items() if taken[table] == fewest}
-    return [(table, seat) for table, seats in free.items() for seat in seats]
+    promised: dict[str, set[int]] = {}
+    for table, seat in t.reserved():
+        promised.setdefault(table, set()).add(seat)
+    breaking = t.breaking()
+    taken = {
+        table: len(tab.occupied) + len(promised.get(table, set()) - tab.occupied.keys())
+        for table, tab in t.tables.items()
+        if not tab.broken and table not in breaking
+    }
+    open_ = [table for table, n in taken.items() if n < t.tables[table].seats]
+    if t.structure.seating == "even" and open_:
+        fewest = min(taken[table] for table in open_)
+        open_ = [table for table in open_ if taken[table] == fewest]
+    return [
+        (table, seat)
+        for table in open_
+        for seat in range(1, t.tables[table].seats + 1)
+        if seat not in t.tables[table].occupied and seat not in promised.get(table, ())
+    ]
 
 
 def open_table(t: TournamentState, cmd: OpenTable, emit: Emit) -> None:
