@@ -205,6 +205,11 @@ class TournamentStore:
         found = await self.redis.hget(f"tw:{{{tournament}}}:meta", "name")
         return found.decode() if isinstance(found, bytes) else ""
 
+    async def head(self, tournament: str) -> int:
+        """The tournament log's last event number (0: none, or no tournament)."""
+        found = await self.redis.hget(state_key(tournament, TOURNAMENT_LOG), "seq")
+        return int(found) if found is not None else 0
+
     async def has_structure(self, tournament: str) -> bool:
         return bool(await self.redis.exists(state_key(tournament, TOURNAMENT_LOG)))
 

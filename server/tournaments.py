@@ -154,6 +154,34 @@ class Tournaments:
         known = self.known[tournament_id] = Known(seq, state, stored.snap_seq)
         return known
 
+    async def _refresh(self, tournament_id: str, known: Known) -> None:
+        """Another instance moved the tournament on: read only the events after ``known``
+        (a whole reload decodes the snapshot, every player, and replays up to 100 events).
+        A table that moved on leaves the tournament as it was: nothing to read."""
+        state, seq = known.state.clone(), known.seq
+        while True:
+            page = await self.tables.store.page(tournament_id, TOURNAMENT_LOG, seq, 500)
+            if page is None:  # the log no longer reaches back (or is gone): reload it whole
+                self.known.pop(tournament_id, None)
+                return
+            for entry in page[0]:
+                tournament.evolve(state, decode_tournament_event(entry.event))
+                seq = entry.seq
+            if seq >= page[1]:
+                break
+        if self.known.get(tournament_id) is known:
+            self.known[tournament_id] = Known(seq, state, known.snap_seq)
+
+    async def _behind(self, tournament_id: str, known: Known) -> bool:
+        """Whether the tournament moved on past ``known`` elsewhere; if so the copy is brought
+        up to date. A refusal must be judged on the tournament as it is: the tables' copies
+        follow the other instances' commits live, the tournament's only at its next commit, so
+        a seat another instance filled is free to the tournament and taken at the table."""
+        if await self.store.head(tournament_id) == known.seq:
+            return False
+        await self._refresh(tournament_id, known)
+        return True
+
     async def current(self, tournament_id: str) -> Known | None:
         return self.known.get(tournament_id) or await self.load(tournament_id)
 
@@ -224,6 +252,8 @@ class Tournaments:
             if isinstance(command, Register | Reenter) and tournament.pool(known.state):
                 commands.append(SeatPlayer(player=command.player, draw=secrets.randbits(62)))
             result = await self._step(tournament_id, command_id, known, commands, at)
+            if isinstance(result, Refused) and await self._behind(tournament_id, known):
+                continue  # judged on a copy another instance had moved past: rule again
             if isinstance(result, Applied | Refused):
                 return result
         raise Busy(f"tournament {tournament_id} kept changing; retry with the same command id")
@@ -374,7 +404,8 @@ class Tournaments:
             return Refused("unknown_outcome", UNKNOWN_OUTCOME)
         if committed.outcome == "conflict":
             metrics.CONFLICTS.inc()
-            self.known.pop(tournament_id, None)
+            if not committed.reason:
+                await self._refresh(tournament_id, known)
             for name in tables:
                 self.tables.cache.pop((tournament_id, name), None)
             if origin is not None and committed.reason == origin.table:
