@@ -252,6 +252,11 @@ class Tournaments:
             if isinstance(command, Register | Reenter) and tournament.pool(known.state):
                 commands.append(SeatPlayer(player=command.player, draw=secrets.randbits(62)))
             result = await self._step(tournament_id, command_id, known, commands, at)
+            if isinstance(result, Refused) and result.code != "unknown_outcome":
+                # Ruled on again after it committed (its answer lost): the first result.
+                done = await self.tables.store.seen(tournament_id, TOURNAMENT_LOG, command_id)
+                if done is not None:
+                    return Applied(done, duplicate=True)
             if isinstance(result, Refused) and await self._behind(tournament_id, known):
                 continue  # judged on a copy another instance had moved past: rule again
             if isinstance(result, Applied | Refused):
