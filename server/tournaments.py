@@ -43,6 +43,7 @@ from protocol.tournament import (
     TournamentEvent,
     decode_tournament_event,
 )
+from protocol.tournament.views import ClockView
 from protocol.wire import Clock, TournamentSnapshot, encoder
 from server import metrics, tournament, tournament_glue
 from server.engine import TableState
@@ -158,6 +159,8 @@ class Tournaments:
         """Another instance moved the tournament on: read only the events after ``known``
         (a whole reload decodes the snapshot, every player, and replays up to 100 events).
         A table that moved on leaves the tournament as it was: nothing to read."""
+        if self.known.get(tournament_id) is not known:
+            return  # dropped (a step changed it and did not commit): read again whole
         state, seq = known.state.clone(), known.seq
         while True:
             page = await self.tables.store.page(tournament_id, TOURNAMENT_LOG, seq, 500)
@@ -347,10 +350,36 @@ class Tournaments:
         at: int,
         origin: _Origin | None = None,
     ) -> Applied | Refused | _TableMoved | None:
-        """Rule on the commands and commit; None when the tournament moved on (rule again)."""
-        # One copy for the whole step: a refused command refuses the step, and the copy is
-        # dropped with it, so the known state is never touched.
-        state = known.state.clone()
+        """Rule on the commands and commit; None when the tournament moved on (rule again).
+
+        The known state is changed in place, not copied (a copy of 5,000 players cost more
+        than the rest of a step): the lock keeps other steps out, and a step that applied
+        events and then does not commit — refused, a conflict, Redis failing, cancelled —
+        drops the known state, which the next step reads again from Redis."""
+        applied: list[TournamentEvent] = []
+        done = False
+        try:
+            result = await self._step_in_place(
+                tournament_id, command_id, known, commands, at, origin, applied
+            )
+            done = isinstance(result, Applied) and not result.duplicate
+            return result
+        finally:
+            if applied and not done and self.known.get(tournament_id) is known:
+                del self.known[tournament_id]
+
+    async def _step_in_place(
+        self,
+        tournament_id: str,
+        command_id: str,
+        known: Known,
+        commands: list[TournamentCommand],
+        at: int,
+        origin: _Origin | None,
+        applied: list[TournamentEvent],
+    ) -> Applied | Refused | _TableMoved | None:
+        state = known.state
+        clock_before = clock_view(state)
         if state.clock.started and not state.finished:
             commands = [Tick(at=at), *commands]
         tables: dict[str, TableState] = {}
@@ -371,7 +400,7 @@ class Tournaments:
             command = tournament_glue.stamp(
                 command, {k: v for k, v in tables.items() if k in looked}
             )
-            events = tournament.apply_to(state, command)
+            events = tournament.apply_to(state, command, applied)
             if len(events) == 1 and isinstance(events[0], TournamentError):
                 error = events[0]
                 return Refused(error.code, error.message, error.rule)
@@ -398,7 +427,16 @@ class Tournaments:
                 )
             t_events += events
         step = self._build(
-            tournament_id, command_id, known, state, t_events, tables, expected, lines, origin
+            tournament_id,
+            command_id,
+            known,
+            state,
+            t_events,
+            tables,
+            expected,
+            lines,
+            origin,
+            clock_before,
         )
         try:
             committed = await self.store.commit(step)
@@ -409,7 +447,7 @@ class Tournaments:
             return Refused("unknown_outcome", UNKNOWN_OUTCOME)
         if committed.outcome == "conflict":
             metrics.CONFLICTS.inc()
-            if not committed.reason:
+            if not committed.reason and not applied:
                 await self._refresh(tournament_id, known)
             for name in tables:
                 self.tables.cache.pop((tournament_id, name), None)
@@ -451,6 +489,7 @@ class Tournaments:
         expected: dict[str, int],
         lines: list[TableLine],
         origin: _Origin | None,
+        clock_before: ClockView,
     ) -> Step:
         at = time.time()
         blobs = [_json.encode(e) for e in t_events]
@@ -458,7 +497,8 @@ class Tournaments:
         snap = b""
         if blobs and last - known.snap_seq >= SNAPSHOT_EVERY:
             snap = _packer.encode(state)
-        clock = clock_view(state) if _clock_changed(known.state, state) else None
+        now = clock_view(state)
+        clock = now if now != clock_before else None
         published = _json.encode(
             Published(
                 tournament_id,
@@ -591,10 +631,6 @@ def _time_banks(
         extended = ClockCommand(at=clock.expires, seat=clock.seat, seconds=event.seconds)
         lines += tournament_glue.to(tables, p.table, extended)
     return lines
-
-
-def _clock_changed(before: TournamentState, after: TournamentState) -> bool:
-    return clock_view(before) != clock_view(after)
 
 
 def _table_deadline(state: TableState) -> str:

@@ -119,12 +119,14 @@ def apply(
         ]
 
 
-def apply_to(work: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
-    """The events of one command, applied to ``work`` itself — a copy the caller made for a
-    step of several commands (:func:`~server.tournament.dispatch.rule`). A refusal is one
-    ``TournamentError``, and ``work`` may then be half-changed: the caller drops it."""
+def apply_to(
+    work: TournamentState, command: TournamentCommand, applied: list[TournamentEvent]
+) -> list[TournamentEvent]:
+    """The events of one command, applied to ``work`` itself and added to ``applied`` as they
+    are (:func:`~server.tournament.dispatch.rule`). A refusal is one ``TournamentError``; if
+    ``applied`` grew, ``work`` is half-changed and the caller drops it."""
     try:
-        return rule(work, command)
+        return rule(work, command, applied)
     except TournamentIllegal as refused:
         return [
             TournamentError(

@@ -110,11 +110,15 @@ def attempt(
     return work, rule(work, command)
 
 
-def rule(work: TournamentState, command: TournamentCommand) -> list[TournamentEvent]:
-    """Rule on ``command`` and apply its events to ``work`` itself. A refusal
-    (:class:`TournamentIllegal`) may leave ``work`` half-changed: it is for a copy the caller
-    drops on a refusal — one copy for a step of several commands (a registration and its seat,
-    the clock's tick before them), as the copy grows with the field (5,000 players)."""
+def rule(
+    work: TournamentState,
+    command: TournamentCommand,
+    applied: list[TournamentEvent] | None = None,
+) -> list[TournamentEvent]:
+    """Rule on ``command`` and apply its events to ``work`` itself, each also added to
+    ``applied`` as it is applied. A refusal (:class:`TournamentIllegal`) may come after some
+    were: ``applied`` then tells the caller that ``work`` changed and is to be dropped. For a
+    state that is not copied for every command: a copy grows with the field (5,000 players)."""
     if command.tournament is not None and command.tournament != work.id:
         raise TournamentIllegal(
             "",
@@ -129,6 +133,8 @@ def rule(work: TournamentState, command: TournamentCommand) -> list[TournamentEv
     def emit(event: TournamentEvent) -> None:
         evolve(work, event)
         events.append(event)
+        if applied is not None:
+            applied.append(event)
 
     _HANDLERS[type(command)](work, command, emit)
     return events
