@@ -10,7 +10,9 @@ from protocol.tournament import Step
 from protocol.tournament.views import (
     ClockState,
     ClockView,
+    HandForHandView,
     LevelView,
+    MoveView,
     PlayerView,
     TableSeatsView,
     TournamentView,
@@ -122,8 +124,49 @@ def tournament_view(t: TournamentState, name: str, now: int) -> TournamentView:
         late_registration_until=t.structure.late_registration_until,
         players=players,
         tables=[
-            TableSeatsView(table=name_, seats=tab.seats, players=len(tab.occupied))
+            TableSeatsView(
+                table=name_,
+                seats=tab.seats,
+                players=len(tab.occupied),
+                stopped=tab.stopped,
+                waived=tab.waived,
+            )
             for name_, tab in t.tables.items()
         ],
         finished=t.finished,
+        moves=_moves(t),
+        hand_for_hand=_hand_for_hand(t),
     )
+
+
+def _hand_for_hand(t: TournamentState) -> HandForHandView | None:
+    h = t.h4h
+    return HandForHandView(hand=h.hand, waiting=list(h.waiting), ready=h.ready) if h else None
+
+
+def _moves(t: TournamentState) -> list[MoveView]:
+    """The balancing moves waiting for the floor or for a hand to end, with why (12-A)."""
+    found = []
+    for number, p in sorted(t.proposals.items()):
+        src, dst = t.tables.get(p.from_table), t.tables.get(p.table)
+        if src is None or dst is None:
+            continue
+        seat = next((s for s, who in src.occupied.items() if who == p.player), 0)
+        reason = (
+            f"table {p.from_table} has {len(src.occupied)} players and table {p.table} "
+            f"{len(dst.occupied)}: more than {t.structure.balance} apart"
+        )
+        found.append(
+            MoveView(
+                proposal=number,
+                from_table=p.from_table,
+                from_seat=seat,
+                player=p.player,
+                table=p.table,
+                seat=p.seat,
+                confirmed=p.confirmed,
+                waiting=list(p.waiting),
+                reason=reason,
+            )
+        )
+    return found

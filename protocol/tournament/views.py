@@ -76,6 +76,35 @@ class TableSeatsView(_View, frozen=True):
     table: str
     seats: int
     players: int
+    stopped: bool = False
+    """Too short, its blinds affected: no new hand until players come or a waiver (12-D)."""
+    waived: bool = False
+    """The TD waived its stoppage while it stays short (12-D)."""
+
+
+class MoveView(_View, frozen=True):
+    """A balancing move proposed to the floor (``confirmed`` false), or confirmed and waiting for
+    ``waiting`` to finish their hands (12-A): ``player`` from ``from_table``/``from_seat`` to
+    ``table``/``seat``; ``reason`` why the tables need it."""
+
+    proposal: int
+    from_table: str
+    player: str
+    table: str
+    seat: int
+    from_seat: int = 0
+    confirmed: bool = False
+    waiting: list[str] = []
+    reason: str = ""
+
+
+class HandForHandView(_View, frozen=True):
+    """Hand-for-hand (RP-8): the hand being played, the tables still in it (``waiting``), and
+    ``ready`` once every table has finished and the floor releases the next hand."""
+
+    hand: int = 1
+    waiting: list[str] = []
+    ready: bool = False
 
 
 class TournamentView(_View, frozen=True):
@@ -96,3 +125,7 @@ class TournamentView(_View, frozen=True):
     players: list[PlayerView] = []
     tables: list[TableSeatsView] = []
     finished: bool = False
+    moves: list[MoveView] = []
+    """Balancing moves proposed or confirmed and not yet made (12-A)."""
+    hand_for_hand: HandForHandView | None = None
+    """Hand-for-hand while it is on (RP-8). The break order (12-C) is never in a view."""

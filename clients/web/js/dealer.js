@@ -1,5 +1,6 @@
 // The dealer station: the table as it is (oval.js), the prompt as large buttons (betting.js),
 // chip entry (chips.js), the deal and the showdown (hand.js), irregularities (irregular.js),
+// what the tournament asks of the table — hand-for-hand, holds, seat changes (across.js) —
 // the dealer's undo of its last action, and the ruling log.
 
 import { fmt, streetName } from "./format.js";
@@ -12,6 +13,7 @@ import { dealPanel, floorPanel, idlePanel, showdownPanel } from "./dealer/hand.j
 import { setUpIrregularities } from "./dealer/irregular.js";
 import { renderOval } from "./dealer/oval.js";
 import { renderLevelStrip } from "./dealer/level.js";
+import { renderAcross } from "./dealer/across.js";
 import { withClock } from "./tournament-feed.js";
 
 const params = pageParams();
@@ -65,6 +67,7 @@ function render() {
   $("summary").textContent = summary.join(" · ");
   if (entry.from != null && (v.phase !== "betting" || entry.from === v.to_act || !liveSeats().some((s) => s.seat === entry.from))) entry.from = null;
   renderOval($("table"), tapSeat);
+  renderAcross();
   renderAction();
   renderChipEntry();
   renderUndo();
@@ -84,7 +87,7 @@ function renderAction() {
   const v = model.view;
   const p = model.prompt;
   if (entry.hand !== v.hand) Object.assign(entry, { hand: v.hand, winners: {} });
-  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.bet]), v.hand, feed.online, model.lastPush?.hand]);
+  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds]);
   renderInto($("action"), sig, () => {
     switch (v.phase) {
       case "betting":

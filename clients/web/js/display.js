@@ -1,7 +1,8 @@
 // The overhead table display: read from five metres. Pot, seats, bets, the seat to act, the
 // board, all-ins, hands the rules expose, blinds and level, and the latest ruling; after a
-// hand, its result for a few seconds (display-result.js). It draws only the cards it
-// received: the server strips hole cards for display tokens.
+// hand, its result for a few seconds (display-result.js); the seats that just changed hands (a
+// player moved away or here) and hand-for-hand. It draws only the cards it received: the
+// server strips hole cards for display tokens.
 
 import { streetName } from "./format.js";
 import { Feed, pageParams } from "./feed.js";
@@ -9,6 +10,7 @@ import { h, ruleText, showStatus, tickClock } from "./ui.js";
 import { heldResult, holdSeconds, resultLines } from "./display-result.js";
 import { renderDisplayTable } from "./display-table.js";
 import { shortChips } from "./display-words.js";
+import { holdsOf, seatChangeText } from "./table-holds.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -76,6 +78,16 @@ function renderRuling() {
   );
 }
 
+/** "Seat 7: Ann Lee joins the table with 20,000 · Hand-for-hand: waiting for the other tables" */
+function renderNews(v) {
+  const parts = (v.seat_changes || []).slice(-2).map((c) => seatChangeText(c, shortChips));
+  if (v.hand_for_hand) parts.push(v.phase === "idle" && holdsOf(v).h4h ? "Hand-for-hand: waiting for the other tables" : "Hand-for-hand");
+  const line = $("table-news");
+  const text = parts.join(" · ");
+  line.hidden = !text;
+  if (line.textContent !== text) line.textContent = text;
+}
+
 function render() {
   frame = 0;
   if (!model) return;
@@ -89,6 +101,7 @@ function render() {
   const strip = $("last-result");
   strip.hidden = !held || held.table;
   strip.replaceChildren(...(held && !held.table ? [h("span", { class: "last-hand" }, `Hand ${held.last.hand}:`), ...resultLines(held.last, "span")] : []));
+  renderNews(v);
   renderDisplayTable($("table"), model, held?.table ? held.last : null);
   renderRuling();
 }

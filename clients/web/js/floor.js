@@ -1,6 +1,7 @@
 // The floor monitor: every table of the tournament as a tile, the open floor calls with their
-// context and one button per option (floor-calls.js), and for the selected table its log —
-// entries a correction voided struck through — and the tools (floor-tools.js).
+// context and one button per option (floor-calls.js), play across the tables — balancing
+// moves, stoppages, hand-for-hand, the break order (floor-moves.js) — and for the selected
+// table its log — entries a correction voided struck through — and the tools (floor-tools.js).
 
 import { FloorFeed, tokenName } from "./floor-context.js";
 import { renderCalls, tickCalls } from "./floor-calls.js";
@@ -9,7 +10,9 @@ import { fmt, streetName } from "./format.js";
 import { pageParams } from "./feed.js";
 import { clockLeft, h, renderInto, renderLog, showAlert, showStatus } from "./ui.js";
 import { clockWords, levelUpText, nextSecond } from "./level-strip.js";
-import { withClock } from "./tournament-feed.js";
+import { withClock, withTournament } from "./tournament-feed.js";
+import { FloorBoard } from "./floor-board.js";
+import { FloorMoves } from "./floor-moves.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -17,9 +20,12 @@ let selected = params.table;
 let frame = 0;
 const answering = new Set(); // "table:call" rulings sent, waiting for their answer
 
-const feed = new (withClock(FloorFeed))({
+const board = new FloorBoard(params.tournament);
+const feed = new (withTournament(withClock(FloorFeed)))({
   station: "floor",
   onClock: () => renderClock(),
+  board,
+  onTournament: schedule,
   ...params,
   table: null,
   onChange: schedule,
@@ -29,11 +35,13 @@ const feed = new (withClock(FloorFeed))({
   },
   onReply: (reply) => {
     if (reply.command?.type === "ruling") answering.delete(`${reply.table}:${reply.command.call}`);
+    moves.replied(reply);
     if (!reply.ok) showAlert($("alert"), `${reply.table ? `Table ${reply.table}: ` : ""}${reply.message}`, reply.rule);
     else showAlert($("alert"), "");
     schedule();
   },
 });
+const moves = new FloorMoves({ board, send: (command) => sendTournament(command), online: () => feed.online });
 const tools = new FloorTools({ feed, send, alert: (text) => showAlert($("alert"), text), changed: () => schedule() });
 
 function schedule() {
@@ -48,6 +56,14 @@ function send(table, command) {
   const id = feed.send(table, command);
   if (!id) showAlert($("alert"), "Offline: not sent. Reconnecting — send it again once online.");
   else showAlert($("alert"), "");
+  return id;
+}
+
+function sendTournament(command) {
+  const id = feed.tournamentCommand(command);
+  if (!id) showAlert($("alert"), "Offline: not sent. Reconnecting — send it again once online.");
+  else showAlert($("alert"), "");
+  schedule();
   return id;
 }
 
@@ -77,6 +93,7 @@ function render() {
       }
     },
   });
+  moves.render($("across-area"), $("across"));
   renderTiles(all);
   renderDetail(feed.models.get(selected));
 }

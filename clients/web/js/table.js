@@ -4,6 +4,7 @@
 // model adds the current prompt, the open floor calls with their texts, and the event log.
 
 import { describe, entryKind, fmt, words } from "./format.js";
+import { applyHoldEvent, carryHolds, emptyHolds, holdsFromSnapshot, holdsOf } from "./table-holds.js";
 
 const LOG_KEEP = 300;
 export const DEFAULT_CHIPS = [25, 100, 500, 1000, 5000, 25000, 100000];
@@ -39,6 +40,7 @@ export function emptyView() {
     awards: {},
     chips: null,
     out_of_turn: [],
+    ...emptyHolds(),
   };
 }
 
@@ -188,6 +190,7 @@ export class TableModel {
     const next = state.next_level;
     view.next_level = next ? { blinds: [...next.blinds], ante: next.ante || 0, bba: Boolean(next.bba) } : null;
     view.chips = state.chips ?? previous.chips ?? null;
+    Object.assign(view, holdsFromSnapshot(state, previous));
     this.view = view;
     this.seq = seq;
     this.base = null;
@@ -314,6 +317,7 @@ export class TableModel {
 
   evolve(e) {
     const v = this.view;
+    if (applyHoldEvent(v, e, (n) => v.seats.find((s) => s.seat === n)?.name || "")) return;
     switch (e.type) {
       case "prompt":
         v.to_act = e.seat;
@@ -559,7 +563,9 @@ export class TableModel {
     if (!this.base) throw new Error("the table before this hand is not known here");
     const announced = this.view.next_level;
     const chips = this.view.chips;
+    const now = this.view;
     this.view = { ...clone(this.base), chips };
+    carryHolds(now, this.view);
     this.view.next_level = announced || this.view.next_level;
     this.prompt = null;
     this.base = null;
@@ -597,6 +603,12 @@ export class TableModel {
     if (v.phase === "betting" && v.to_act != null) return `Seat ${v.to_act} to act`;
     if (v.phase === "deal") return `Dealer: deal the ${v.next_street}`;
     if (v.phase === "showdown") return "Dealer: show, muck or award";
+    if (v.cards_held) return "Floor: release the all-in (hand-for-hand, RP-8-F)";
+    if (v.phase === "idle" && v.holds?.length) {
+      const { h4h, others } = holdsOf(v);
+      const rule = others[0]?.rules?.[0];
+      return h4h ? "Hand-for-hand: waiting" : `Held by the tournament${rule ? ` (${rule})` : ""}`;
+    }
     if (v.phase === "idle") return v.hand ? "Between hands" : "Waiting for the first hand";
     return "";
   }

@@ -179,3 +179,49 @@ export function withClock(Base) {
     }
   };
 }
+
+/**
+ * A station of every table that also follows the tournament's own log (the floor monitor):
+ * `options.board` (a TournamentModel, or one extending it) takes the `tournament_snapshot` the
+ * whole-tournament subscription starts with and the `tournament_events` after it; `onTournament`
+ * is told. `tournamentCommand(command)` sends a tournament command (its id, or null offline);
+ * its answer comes to `onReply` like a table command's.
+ */
+export function withTournament(Base) {
+  return class extends Base {
+    constructor(options) {
+      super(options);
+      this.board = options.board;
+      this.onTournament = options.onTournament;
+    }
+
+    received(message) {
+      if (message.type !== "tournament_snapshot" && message.type !== "tournament_events") {
+        super.received(message);
+        return;
+      }
+      if (message.tournament !== this.tournament) return;
+      if (message.type === "tournament_snapshot") this.board.loadSnapshot(message.state, message.seq);
+      else if (this.board.applyEvents(message.events || [], message.seq) === "gap") {
+        this.resubscribe();
+        return;
+      }
+      this.onTournament?.();
+    }
+
+    /** The whole tournament again from the last tournament event applied (a gap). */
+    resubscribe() {
+      const since = {};
+      for (const m of this.models.values()) if (m.seq != null && !m.awaiting) since[m.table] = m.seq;
+      this.connection.send({ type: "subscribe", tournament: this.tournament, tables_since: since, tournament_since: this.board.known ? this.board.seq : -1 });
+    }
+
+    tournamentCommand(command) {
+      this.counter += 1;
+      const message = { type: "tournament_command", id: `${this.prefix}-${this.counter}`, tournament: this.tournament, command };
+      if (!this.connection.send(message)) return null;
+      this.pending.set(message.id, message);
+      return message.id;
+    }
+  };
+}

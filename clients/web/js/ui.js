@@ -294,6 +294,19 @@ export function ruleText(text, rules = []) {
   return spans;
 }
 
+const CITATION = /\s?\(((?:RP-)?\d{1,2}(?:-[A-Z](?:-\d)?)?(?:, (?:RP-)?\d{1,2}(?:-[A-Z](?:-\d)?)?)*)\)/g;
+
+/**
+ * A text with its rules after it as buttons: the citations of `rules` in parentheses are taken
+ * out of the text (they are the buttons), any other number in parentheses — "the fullest table
+ * (8)" — stays words. For texts whose numbers are not all rules (the tournament's).
+ */
+export function textWithRules(text, rules = []) {
+  const plain = text.replace(CITATION, (whole, inner) => (inner.split(", ").every((n) => rules.includes(n)) ? "" : whole));
+  const group = rules.length ? h("span", { class: "rules", role: "group", "aria-label": `Rule${rules.length > 1 ? "s" : ""} ${rules.join(", ")}` }, rules.map(ruleButton)) : null;
+  return h("span", { class: "with-rules" }, h("span", { class: "text" }, plain), group);
+}
+
 let ruleListener = false;
 
 function listenForRules() {

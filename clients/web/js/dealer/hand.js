@@ -5,6 +5,7 @@ import { fmt, words } from "../format.js";
 import { callText } from "../table.js";
 import { h } from "../ui.js";
 import { alert, entry, liveSeats, send, station } from "./context.js";
+import { heldWhy } from "./across.js";
 import { confirmWith } from "./confirm.js";
 import { pickCards } from "./picker.js";
 
@@ -131,12 +132,14 @@ export function idlePanel() {
   const v = station.model.view;
   const next = v.next_level;
   const push = station.model.lastPush;
+  const held = heldWhy();
   return h(
     "div",
     { class: "idle" },
     h("h2", {}, v.hand ? `Hand ${v.hand} is over` : "Ready"),
     push && push.hand === v.hand ? pushList(push) : null,
     next ? h("p", { class: "note" }, `Next level: blinds ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}${next.ante ? `, ante ${fmt(next.ante)}` : ""}`) : null,
-    h("button", { type: "button", class: "big primary", dataset: { key: "start" }, onclick: () => send({ type: "start_hand" }) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
+    held ? h("p", { class: "held-why" }, `${held}: no new hand yet.`) : null,
+    h("button", { type: "button", class: "big primary", disabled: Boolean(held), dataset: { key: "start" }, onclick: () => send({ type: "start_hand" }) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
   );
 }
