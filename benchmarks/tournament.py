@@ -61,12 +61,9 @@ import asyncio
 import json
 import math
 import os
-import resource
 import secrets
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -79,10 +76,12 @@ from loadgen.machine import (
     cpu_ticks,
     fetch_metrics,
     finish_profile,
+    finished,
     log_errors,
     machine_busy,
     redis_latency,
     rss_mb,
+    scratch,
     start_profile,
     start_server,
     stop,
@@ -93,12 +92,12 @@ from loadgen.registration import (
     TOURNAMENT,
     Records,
     admin_worker,
+    ask,
     dealer_worker,
-    decode_reply,
     encode,
     structure,
 )
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from protocol.tournament import OpenTable, StartClock
 from protocol.wire import CreateTournament, Hello, SendTournament
@@ -111,13 +110,6 @@ DRAIN_GRACE = 120.0
 
 
 # --- set-up ------------------------------------------------------------------------------
-
-
-async def ask(ws: ClientConnection, message: Any) -> None:
-    await ws.send(encode(message), text=True)
-    reply = decode_reply(await ws.recv(decode=False))
-    if reply.type != "ack":
-        raise RuntimeError(f"set-up refused: {reply.code}: {reply.message}")
 
 
 async def set_up(url: str, secret: bytes, args: argparse.Namespace) -> None:
@@ -776,13 +768,9 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
 
 
 async def orchestrate(args: argparse.Namespace) -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1000)), hard))
-    workdir = Path(tempfile.mkdtemp(prefix="tablewire-tournament-"))
-    redis = EmbeddedRedis(workdir / "redis", fsync="always")
     started = time.monotonic()
-    try:
-        redis.start()
+    files = 4 * args.tables + 1000
+    with scratch("tablewire-tournament-", args.keep, files) as (workdir, redis):
         import redis as redis_lib
 
         client = redis_lib.Redis.from_url(redis.url)
@@ -796,16 +784,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
         )
         result = await run(args, workdir, redis)
         out = report(args, result, version, load)
-        print(f"(run took {time.monotonic() - started:.0f} s)")
-        if args.json:
-            Path(args.json).write_text(json.dumps(out, indent=2))
-        return 0
-    finally:
-        redis.stop()
-        if args.keep:
-            print(f"(kept {workdir})")
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
+        return finished(started, out, args.json)
 
 
 def main() -> None:

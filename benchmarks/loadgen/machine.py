@@ -7,16 +7,20 @@ import asyncio
 import contextlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from loadgen import ROOT
-from server.embedded_redis import free_port
+from server.embedded_redis import EmbeddedRedis, free_port
 from server.health import wait_http
 
 
@@ -202,6 +206,34 @@ def _short(frame: str) -> str:
             parts = parts[parts.index(anchor) + 1 :]
             break
     return f"{name} ({'/'.join(parts[-3:])})" if parts else name
+
+
+@contextlib.contextmanager
+def scratch(prefix: str, keep: bool, files: int) -> Iterator[tuple[Path, EmbeddedRedis]]:
+    """A run's temporary directory with a real ``redis-server`` started in it (AOF,
+    ``appendfsync always``, as the service runs), and room for ``files`` open files (a socket
+    per station); afterwards Redis is stopped and the directory removed, unless ``keep``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, files)), hard))
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    redis = EmbeddedRedis(workdir / "redis", fsync="always")
+    try:
+        redis.start()
+        yield workdir, redis
+    finally:
+        redis.stop()
+        if keep:
+            print(f"(kept {workdir})")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def finished(started: float, out: dict[str, Any], path: str | None) -> int:
+    """The end of a run: how long it took, and its figures written to ``path`` (JSON) if any."""
+    print(f"(run took {time.monotonic() - started:.0f} s)")
+    if path:
+        Path(path).write_text(json.dumps(out, indent=2))
+    return 0
 
 
 def start_server(redis_url: str, secret: str, workdir: Path) -> tuple[subprocess.Popen[bytes], int]:

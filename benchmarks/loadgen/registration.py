@@ -13,6 +13,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,6 +217,14 @@ async def open_station(
     if welcome.type != "welcome":
         raise RuntimeError(f"sign-in refused: {welcome}")
     return ws
+
+
+async def ask(ws: ClientConnection, message: Any) -> None:
+    """Send a set-up command and wait for its answer: anything but an ack stops the run."""
+    await ws.send(encode(message), text=True)
+    reply = decode_reply(await ws.recv(decode=False))
+    if reply.type != "ack":
+        raise RuntimeError(f"set-up refused: {reply.code}: {reply.message}")
 
 
 # --- dealer stations ---------------------------------------------------------------------
@@ -466,6 +475,45 @@ async def stdin_line() -> str:
     return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 
 
+async def pace(
+    ready: Ready, rec: Records, rng: random.Random, rate: float, t0: float, stop_at: list[float]
+) -> None:
+    """Poisson arrivals at ``rate`` a second from ``t0`` until ``stop_at[0]`` (which a reader
+    may lower meanwhile); each sends the next command of a ready table picked at random, or is
+    counted as missed when none is ready."""
+    while rate <= 0 and stop_at[0] == float("inf"):  # no table commands: the stations listen
+        await asyncio.sleep(0.1)
+    at = t0 + rng.expovariate(rate) if rate > 0 else float("inf")
+    while at < stop_at[0]:
+        delay = at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+            if at >= stop_at[0]:
+                break
+        if ready:
+            await ready.pick(rng).send()
+        else:
+            rec.missed += 1
+        at += rng.expovariate(rate)
+
+
+async def drain(dealers: Sequence[Dealer], rec: Records, wait: float, longest: float) -> None:
+    """Let every command be answered and every subscriber go quiet (at most ``longest`` s);
+    what is still unanswered then, and the dealers that stopped, are problems."""
+    deadline = time.monotonic() + longest
+    await asyncio.sleep(wait)
+    while time.monotonic() < deadline and any(d.flight is not None and not d.dead for d in dealers):
+        await asyncio.sleep(0.1)
+    while time.monotonic() < deadline and rec.fr_t and time.monotonic() - rec.fr_t[-1] < 1.0:
+        await asyncio.sleep(0.2)
+    unanswered = sum(1 for d in dealers if d.flight is not None and not d.dead)
+    if unanswered:
+        rec.problems["dealer commands still unanswered at the end"] += unanswered
+    dead = sum(1 for d in dealers if d.dead)
+    if dead:
+        rec.problems["dealer stopped (refusal, gap or closed)"] += dead
+
+
 async def dealer_worker(spec: dict[str, Any]) -> None:
     """One client process: its share of the dealer stations and floor monitors."""
     secret = spec["secret"].encode()
@@ -520,37 +568,10 @@ async def dealer_worker(spec: dict[str, Any]) -> None:
             rec.smp_hand.append(sum(1 for d in dealers if not d.bot.between_hands))
             await asyncio.sleep(1.0)
 
-    rng = random.Random(spec["seed"])
     await asyncio.sleep(max(0.0, t0 - time.monotonic()))
     tasks.append(loop.create_task(sample()))
-    rate = spec["rate"]
-    while rate <= 0 and stop_at[0] == float("inf"):  # no table commands: the stations listen
-        await asyncio.sleep(0.1)
-    at = t0 + rng.expovariate(rate) if rate > 0 else float("inf")
-    while at < stop_at[0]:
-        delay = at - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
-            if at >= stop_at[0]:
-                break
-        if ready:
-            await ready.pick(rng).send()
-        else:
-            rec.missed += 1
-        at += rng.expovariate(rate)
-    # Let every command be answered and every subscriber go quiet (bounded).
-    deadline = time.monotonic() + spec["max_drain"]
-    await asyncio.sleep(spec["drain"])
-    while time.monotonic() < deadline and any(d.flight is not None and not d.dead for d in dealers):
-        await asyncio.sleep(0.1)
-    while time.monotonic() < deadline and rec.fr_t and time.monotonic() - rec.fr_t[-1] < 1.0:
-        await asyncio.sleep(0.2)
-    unanswered = sum(1 for d in dealers if d.flight is not None and not d.dead)
-    if unanswered:
-        rec.problems["dealer commands still unanswered at the end"] += unanswered
-    dead = sum(1 for d in dealers if d.dead)
-    if dead:
-        rec.problems["dealer stopped (refusal, gap or closed)"] += dead
+    await pace(ready, rec, random.Random(spec["seed"]), spec["rate"], t0, stop_at)
+    await drain(dealers, rec, spec["drain"], spec["max_drain"])
     Path(spec["out"]).write_bytes(rec.dump())
     for t in tasks:
         t.cancel()
