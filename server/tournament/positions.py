@@ -67,21 +67,44 @@ def worst_seat(tab: Table, taken: set[int] | None = None) -> int | None:
     seat clockwise after the next small blind's, never that seat; seats where a newcomer waits
     for the button come last. None when the table is full."""
     taken = taken or set()
-    f = facts(tab)
+    if tab.facts is None:
+        return _first_hand_worst(tab, taken)
+    f = tab.facts
     empty = [
         s for s in clockwise(tab.seats, f.small_blind) if s not in tab.occupied and s not in taken
     ]
     if f.small_blind:
         empty = [s for s in empty if s != f.small_blind]
     waits = [s for s in empty if f.button and between(s, f.button, f.small_blind)]
-    if f.button in empty and tab.facts is not None:
+    if f.button in empty:
         waits.append(f.button)  # a newcomer there takes the button before any blind
-    if tab.facts is None:
-        # Before the table's first hand everyone is dealt in: a newcomer between the button
-        # and the first player after it would post the small blind.
-        empty, waits = [s for s in empty if s not in waits], []
     ordered = [s for s in empty if s not in waits] + waits
     return ordered[0] if ordered else None
+
+
+def _first_hand_worst(tab: Table, taken: set[int]) -> int | None:
+    """Before a table's first hand everyone is dealt from its button: the small blind is the
+    first player after the button, the big blind the next — heads up the button's player
+    posts the small blind. A newcomer's seat is worst when it posts the big blind in the
+    fewest hands counted from the first one; the seat that would post the first small blind
+    is never chosen (12-A). An empty table, or a lone player (heads up, every other seat posts
+    the first big blind), takes the first seat after the button."""
+    there = set(tab.occupied) | taken
+    empty = [s for s in clockwise(tab.seats, tab.button) if s not in there]
+    if len(there) < 2:
+        return empty[0] if empty else None
+
+    def wait(seat: int) -> int | None:
+        """Hands before ``seat`` posts the big blind, None when it posts the first small blind."""
+        order = [s for s in clockwise(tab.seats, tab.button) if s in there or s == seat]
+        if len(order) == 2 and tab.button in order:
+            order = [tab.button, *(s for s in order if s != tab.button)]  # heads up
+        if order[0] == seat:
+            return None
+        return (order.index(seat) - 1) % len(order)
+
+    ranked = [(w, i, s) for i, s in enumerate(empty) if (w := wait(s)) is not None]
+    return min(ranked)[2] if ranked else None
 
 
 def blinds_affected(tab: Table) -> bool:

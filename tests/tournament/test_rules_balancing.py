@@ -69,6 +69,38 @@ def test_rule_12_a_the_next_big_blind_moves_to_the_worst_position() -> None:
     assert conserved(s.replay)
 
 
+def test_rule_12_a_a_table_yet_to_deal_gets_moves_to_its_first_hands_big_blind() -> None:
+    """Table 2 has not dealt a hand yet (a new table, or one a break left short) and holds one
+    player, on its button seat. Heads up the button posts the small blind, so every empty seat
+    posts the first big blind: the move goes to the first seat after the button. (It used to be
+    none: every empty seat counted as between the button and the small blind, and table 2
+    never got a move.) With two more proposed, each takes the next big blind in turn."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8, 9], [1])
+    lines = s.hand("1", {}, [1])
+    proposals = events(lines, "move_proposed")
+    assert proposals, "table 2 gets players"
+    first = proposals[0]
+    assert (first["table"], first["seat"]) == ("2", 2)
+    assert [p["seat"] for p in proposals if p["table"] == "2"][:3] == [2, 3, 4]
+    s.do(t({"type": "confirm_move", "proposal": first["proposal"]}))
+    start = _start(s.hand("2", {}, [1]), "2")
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (1, 1, 2)
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_before_a_tables_first_hand_the_first_small_blind_is_never_the_worst() -> None:
+    """Table 2 has not dealt: button seat 1, players on seats 1, 4 and 7, so its first hand
+    has the small blind on 4 and the big blind on 7. A newcomer on 5 or 6 would post that big
+    blind; on 2 or 3 the small blind (never the worst position, 12-A)."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 4, 7])
+    proposal = events(s.hand("1", {}, [1]), "move_proposed")[0]
+    assert (proposal["table"], proposal["seat"]) == ("2", 5)
+    s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]}))
+    start = _start(s.hand("2", {}, [1]), "2")
+    assert (start["small_blind"], start["big_blind"]) == (4, 5)
+    assert conserved(s.replay)
+
+
 def test_rule_12_a_never_the_small_blind_and_the_single_big_blind_counts() -> None:
     """Table 2's big blind (seat 3) busts: the next hand's small blind is dead on seat 3. The
     worst position is then seat 4 — it takes a single big blind, the small blind dead — and
