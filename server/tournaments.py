@@ -252,7 +252,7 @@ class Tournaments:
                 return Refused("unknown_tournament", f"there is no tournament {tournament_id}")
             at = now_ms()
             commands = [stamped(command, at)]
-            if isinstance(command, Register | Reenter) and tournament.pool(known.state):
+            if isinstance(command, Register | Reenter) and tournament.pool_size(known.state):
                 commands.append(SeatPlayer(player=command.player, draw=secrets.randbits(62)))
             result = await self._step(tournament_id, command_id, known, commands, at)
             if isinstance(result, Refused) and result.code != "unknown_outcome":

@@ -76,7 +76,7 @@ from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.floor import action_seconds
 from server.tournament.payouts import payout_table, prize_pool
-from server.tournament.registration import pool
+from server.tournament.registration import pool, pool_size
 from server.tournament.state import Player, TournamentState, new_state
 
 __all__ = [
@@ -95,6 +95,7 @@ __all__ = [
     "new_tournament",
     "payout_table",
     "pool",
+    "pool_size",
     "prize_pool",
     "rebuild",
 ]

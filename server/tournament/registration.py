@@ -62,6 +62,33 @@ def pool(t: TournamentState) -> list[tuple[str, int]]:
     and stop tables (12-A, 12-D) for what seating did. Drawing among the shortest keeps the
     tables within one player of each other as they fill — what 12-D's last sentence asks of the
     TD. ``seating: any`` draws from every free seat."""
+    tables, promised = _pool_tables(t)
+    return [(table, seat) for table, _ in tables for seat in _free(t, table, promised)]
+
+
+def pool_size(t: TournamentState) -> int:
+    """How many seats the pool has (0: a new entry waits for a seat)."""
+    return sum(n for _, n in _pool_tables(t)[0])
+
+
+def drawn_seat(t: TournamentState, draw: int) -> tuple[str, int, int] | None:
+    """The seat ``draw`` picks from the pool — its ``draw mod size``-th seat — and the pool's
+    size, without listing every seat of it (500 tables); None when the pool is empty."""
+    tables, promised = _pool_tables(t)
+    size = sum(n for _, n in tables)
+    if not size:
+        return None
+    index = draw % size
+    for table, free in tables:
+        if index < free:
+            return table, _free(t, table, promised)[index], size
+        index -= free
+    raise AssertionError("the pool's tables add up to its size")
+
+
+def _pool_tables(t: TournamentState) -> tuple[list[tuple[str, int]], dict[str, set[int]]]:
+    """The pool's tables in table order with their free seats' count, and the promised seats
+    of every table."""
     promised: dict[str, set[int]] = {}
     for table, seat in t.reserved():
         promised.setdefault(table, set()).add(seat)
@@ -75,11 +102,15 @@ def pool(t: TournamentState) -> list[tuple[str, int]]:
     if t.structure.seating == "even" and open_:
         fewest = min(taken[table] for table in open_)
         open_ = [table for table in open_ if taken[table] == fewest]
+    return [(table, t.tables[table].seats - taken[table]) for table in open_], promised
+
+
+def _free(t: TournamentState, table: str, promised: dict[str, set[int]]) -> list[int]:
+    tab = t.tables[table]
     return [
-        (table, seat)
-        for table in open_
-        for seat in range(1, t.tables[table].seats + 1)
-        if seat not in t.tables[table].occupied and seat not in promised.get(table, ())
+        seat
+        for seat in range(1, tab.seats + 1)
+        if seat not in tab.occupied and seat not in promised.get(table, ())
     ]
 
 
@@ -252,10 +283,10 @@ def seat(t: TournamentState, cmd: SeatPlayer, emit: Emit) -> None:
         raise TournamentIllegal(
             "8", f"{p.name or p.player} is not waiting for a seat", code="not_waiting"
         )
-    free = pool(t)
-    if not free:
+    drawn = drawn_seat(t, cmd.draw)
+    if drawn is None:
         raise TournamentIllegal("8", "no free seat in the draw", code="no_seat")
-    table, number = free[cmd.draw % len(free)]
+    table, number, size = drawn
     entry = t.players[p.player].entry
     emit(
         Seated(
@@ -266,10 +297,10 @@ def seat(t: TournamentState, cmd: SeatPlayer, emit: Emit) -> None:
             seat=number,
             stack=t.structure.starting_stack,
             draw=cmd.draw,
-            free=len(free),
+            free=size,
             rules=["8", "9-A", "11-A"] if t.clock.started else ["8"],
             text=f"{p.name or p.player}: table {table}, seat {number} (random draw from "
-            f"{len(free)} free seats)",
+            f"{size} free seats)",
         )
     )
 
