@@ -11,7 +11,9 @@ headless Chromium; the tournament's commands from the floor monitor's own button
    tap until all four show it is printed. Hand-for-hand is announced while table 2 is in a
    hand: table 1's dealer station shows "waiting for the other tables" (no new hand), table
    2's "finish this hand, then wait", the floor monitor lists table 2 as still in its hand;
-   when it ends, the next hand-for-hand hand is released at both tables.
+   when it ends, the next hand-for-hand hand is released at both tables. An all-in and call
+   then at table 2 stays face down, nothing dealt, until the floor releases it from the
+   monitor (RP-8-F): only then does table 2's display show the two hands.
 2. Three tables, 5, 5 and 2 players: after table 3's hand the tournament names table 3 as the
    next to break (12-C). The floor monitor shows it; the clock display and table 3's display
    never receive it — their websocket frames carry a ``withheld`` placeholder where the
@@ -54,6 +56,7 @@ NAMES = [
     "Ana Ferreira", "Bruno Keller", "Chen Wei", "Dara O'Neill", "Eve Martin", "Femi Adeyemi",
     "Gus Lindqvist", "Hana Sato", "Ivo Petrov", "Jo Maximilian", "Kai Berg", "Lena Novak",
 ]  # fmt: skip
+HANDS = [["As", "Ah"], ["Kd", "Kc"], ["7c", "2d"], ["8h", "3s"], ["9d", "4c"]]
 FLOOR = (1920, 1080)
 TABLET = (1024, 768)
 DISPLAY = (1280, 720)
@@ -261,6 +264,29 @@ def test_a_balancing_move_and_hand_for_hand_on_every_station(
         expect(dealer.locator('[data-key="start"]')).to_be_enabled()
     view = tournament_view(server)
     assert view.hand_for_hand is not None and view.hand_for_hand.waiting == ["1", "2"]
+
+    # An all-in and call at table 2 in hand-for-hand: face down, nothing dealt, until the floor
+    # releases it (RP-8-F) — and no display sees a hole card before.
+    seats = [x.seat for x in table_view(server, "2").seats]
+    table_command(server, "2", StartHand(cards={n: HANDS[i] for i, n in enumerate(seats)}))
+    for declare in ("all_in", "call"):
+        to_act = table_view(server, "2").to_act
+        assert to_act is not None
+        table_command(server, "2", Act(seat=to_act, declare=declare))
+    play_out(server, "2")
+    assert table_view(server, "2").waiting_on.startswith("floor: release the all-in")
+    held = h4h.locator('.all-in-held[data-table="2"]')
+    expect(held).to_contain_text("Table 2: all-in and call, the cards face down")
+    expect(dealer2.locator(".across-line.h4h")).to_contain_text(
+        "Hand-for-hand: all-in and call. Keep the cards face down"
+    )
+    expect(dealer2.locator("#action")).to_contain_text("Waiting for the floor")
+    expect(displays["2"].locator(".seat .card:not(.back)")).to_have_count(0)
+    added(floor, "#across-area", "moves-floor-all-in-held", screenshots)
+    held.get_by_role("button", name="Release the all-in at table 2").click()
+    expect(held).to_have_count(0)
+    expect(displays["2"].locator(".seat .card:not(.back)")).to_have_count(4)
+    expect(dealer2.locator("#action")).not_to_contain_text("Waiting for the floor")
     for page in (floor, *dealers.values(), *displays.values()):
         assert page.page_errors == []
     print(f"\nbalancing and hand-for-hand test: {time.monotonic() - started:.1f} s")

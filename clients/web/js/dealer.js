@@ -87,8 +87,10 @@ function renderAction() {
   const v = model.view;
   const p = model.prompt;
   if (entry.hand !== v.hand) Object.assign(entry, { hand: v.hand, winners: {} });
-  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds]);
+  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds, v.cards_held]);
   renderInto($("action"), sig, () => {
+    // RP-8-F: the hand-for-hand all-in waits for the floor; nothing is dealt or shown.
+    if (v.cards_held) return h("div", { class: "floor-wait" }, h("h2", {}, "Waiting for the floor"), h("p", { class: "call-text" }, "The all-in stays face down and nothing is dealt until the floor releases it."));
     switch (v.phase) {
       case "betting":
         return bettingPanel();

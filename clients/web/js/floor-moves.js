@@ -10,9 +10,10 @@ import { h, renderInto, ruleButton, textWithRules } from "./ui.js";
 const tableList = (tables) => tables.map((t) => `Table ${t}`).join(", ");
 
 export class FloorMoves {
-  /** `send(command)` sends a tournament command and returns its id, or null when offline. */
-  constructor({ board, send, online }) {
-    Object.assign(this, { board, send, online });
+  /** `send(command)` sends a tournament command and returns its id, or null when offline;
+   * `tables()` the table models (a hand-for-hand all-in waits at a table, RP-8-F). */
+  constructor({ board, send, online, tables }) {
+    Object.assign(this, { board, send, online, tables });
     this.busy = new Map(); // command id -> the button's key, until answered
   }
 
@@ -32,7 +33,8 @@ export class FloorMoves {
     section.hidden = !shown;
     if (!shown) return;
     const busy = new Set(this.busy.values());
-    const sig = JSON.stringify([[...b.moves.values()], [...b.stopped], b.h4h, b.breakNext, b.latest.map((l) => l.seq), b.playingTables, [...busy], this.online(), b.view.players.length]);
+    this.held = this.tables().filter((m) => m.view.cards_held).map((m) => m.table);
+    const sig = JSON.stringify([this.held, [...b.moves.values()], [...b.stopped], b.h4h, b.breakNext, b.latest.map((l) => l.seq), b.playingTables, [...busy], this.online(), b.view.players.length]);
     renderInto(container, sig, () => [
       ...[...b.moves.values()].map((m) => this.moveCard(m, busy)),
       ...[...b.stopped].map(([table, s]) => this.stopCard(table, s, busy)),
@@ -107,6 +109,14 @@ export class FloorMoves {
         ? h("p", { class: "h4h-playing", id: "h4h-playing" }, `Still in their hand: ${tableList(h4h.waiting)}`)
         : h("p", { class: "h4h-playing", id: "h4h-playing" }, `Every table has finished hand ${h4h.hand}.`),
       done.length ? h("p", { class: "h4h-done", id: "h4h-done" }, `Waiting for the other tables: ${tableList(done)}`) : null,
+      this.held.map((t) =>
+        h(
+          "div",
+          { class: "all-in-held", dataset: { table: t } },
+          h("p", { class: "with-rules" }, h("span", { class: "text" }, `Table ${t}: all-in and call, the cards face down until you release them.`), ruleButton("RP-8-F")),
+          this.button(`release-${t}`, `Release the all-in at table ${t}`, { class: "primary" }, { type: "release_cards", table: t }, busy),
+        ),
+      ),
       h(
         "div",
         { class: "across-buttons" },

@@ -41,7 +41,7 @@ const feed = new (withTournament(withClock(FloorFeed)))({
     schedule();
   },
 });
-const moves = new FloorMoves({ board, send: (command) => sendTournament(command), online: () => feed.online });
+const moves = new FloorMoves({ board, send: (command) => sendTournament(command), online: () => feed.online, tables: () => tables() });
 const tools = new FloorTools({ feed, send, alert: (text) => showAlert($("alert"), text), changed: () => schedule() });
 
 function schedule() {
