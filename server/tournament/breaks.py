@@ -60,6 +60,22 @@ def free_seats(t: TournamentState, but: str) -> dict[str, list[int]]:
     }
 
 
+def free_count(t: TournamentState, but: str) -> int:
+    """How many seats :func:`free_seats` lists, counted without listing them (at every hand
+    end, over every table)."""
+    promised: dict[str, int] = {}
+    for name, seat in t.reserved():
+        tab = t.tables.get(name)
+        if tab is not None and seat not in tab.occupied:
+            promised[name] = promised.get(name, 0) + 1
+    breaking = t.breaking()
+    return sum(
+        tab.seats - len(tab.occupied) - promised.get(name, 0)
+        for name, tab in t.tables.items()
+        if not tab.broken and name != but and name not in breaking
+    )
+
+
 def seat_cards(t: TournamentState, table: str, count: int) -> list[tuple[str, int]] | None:
     """``count`` seat cards for the players of ``table``: one at a time at the table with the
     fewest players (with those already given), the lowest free seat; None if too few are free."""
@@ -93,7 +109,7 @@ def propose_break(t: TournamentState, emit: Emit) -> bool:
     if t.break_proposed == table:
         return False
     players = len(playing[table].occupied)
-    free = sum(len(s) for s in free_seats(t, table).values())
+    free = free_count(t, table)
     if players > free:
         return False
     emit(
@@ -229,10 +245,12 @@ def propose_final(t: TournamentState, emit: Emit) -> bool:
     """RP-9: the players left fit the final table. True once it is proposed or waiting."""
     if t.final is not None:
         return True
-    tables = sorted(n for n, tab in t.in_play().items() if tab.occupied)
-    players = sum(len(t.tables[n].occupied) for n in tables)
     size = t.structure.final_size
-    if len(tables) < 2 or players > size:
+    players = sum(len(tab.occupied) for tab in t.tables.values() if not tab.broken)
+    if players > size:
+        return False
+    tables = sorted(n for n, tab in t.in_play().items() if tab.occupied)
+    if len(tables) < 2:
         return False
     if not t.final_proposed:
         emit(

@@ -27,7 +27,8 @@ from protocol.tournament import (
     TournamentError,
     Unregistered,
 )
-from server.tournament import rebuild
+from server.tournament import pool, pool_size, rebuild
+from server.tournament.breaks import free_count, free_seats
 from server.tournament_replay import TableLine
 from tests.tournament.support import Session, conserved, structure, t, table
 
@@ -77,6 +78,9 @@ def _check(s: Session) -> None:
     assert not [x for x in log if x.__struct_config__.tag == "chips_miscounted"]
     rebuilt = rebuild(state.structure, log, state.id)
     assert msgspec.to_builtins(rebuilt) == msgspec.to_builtins(state)
+    for tid in state.tables:  # the counts read at every hand end, against the seats listed
+        assert free_count(state, tid) == sum(len(x) for x in free_seats(state, tid).values())
+    assert pool_size(state) == len(pool(state))
 
 
 def _play(s: Session, data: st.DataObject, now: int) -> None:
