@@ -49,7 +49,9 @@ class TournamentViews(Protocol):
 
     async def clock_message(self, tournament_id: str) -> bytes | None: ...
 
-    async def snapshot_message(self, tournament_id: str) -> tuple[int, bytes] | None: ...
+    async def snapshot_message(
+        self, tournament_id: str, public: bool = True
+    ) -> tuple[int, bytes] | None: ...
 
 
 @dataclass
@@ -318,7 +320,7 @@ class Following:
         """Send the table as it is now; a delayed display gets it once the delay has passed
         since its last event."""
         if key[1] == TOURNAMENT_LOG:
-            view = await self.tournaments.snapshot_message(key[0])
+            view = await self.tournaments.snapshot_message(key[0], self.public)
             self._still(key, waiting)
             if view is None:
                 return -1

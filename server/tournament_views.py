@@ -86,7 +86,9 @@ def clock_view(t: TournamentState, now: int = 0) -> ClockView:
     )
 
 
-def tournament_view(t: TournamentState, name: str, now: int) -> TournamentView:
+def tournament_view(t: TournamentState, name: str, now: int, public: bool = True) -> TournamentView:
+    """The tournament as a station sees it; a public one (a display) never gets the break
+    order (12-C)."""
     alive = t.alive()
     seated = [p for p in alive if p.status == "seated"]
     chips = tournament.chips_in_play(t)
@@ -136,6 +138,7 @@ def tournament_view(t: TournamentState, name: str, now: int) -> TournamentView:
         finished=t.finished,
         moves=_moves(t),
         hand_for_hand=_hand_for_hand(t),
+        next_break="" if public else t.break_proposed,
     )
 
 

@@ -188,14 +188,16 @@ class Tournaments:
     async def current(self, tournament_id: str) -> Known | None:
         return self.known.get(tournament_id) or await self.load(tournament_id)
 
-    async def snapshot_message(self, tournament_id: str) -> tuple[int, bytes] | None:
+    async def snapshot_message(
+        self, tournament_id: str, public: bool = True
+    ) -> tuple[int, bytes] | None:
         known = await self.load(tournament_id)
         if known is None:
             return None
         name = self.names.get(tournament_id)
         if name is None:
             name = self.names[tournament_id] = await self.store.name(tournament_id)
-        view = tournament_view(known.state, name, now_ms())
+        view = tournament_view(known.state, name, now_ms(), public)
         return known.seq, encoder.encode(TournamentSnapshot(tournament_id, known.seq, view))
 
     async def clock_message(self, tournament_id: str) -> bytes | None:

@@ -52,7 +52,7 @@ def test_rule_rp_8_a_held_table_deals_no_new_hand_until_every_hold_is_released()
     )
     error = _error(events)
     assert (error.code, error.rule) == ("held", "RP-8")
-    assert staff_view(t).waiting_on == "held: hand-for-hand: waiting for the other tables"
+    assert staff_view(t).waiting_on == "held: hand-for-hand: waiting for the other tables (RP-8)"
     t, events = _run(t, ReleaseHands("h4h"), StartHand())
     assert _error(events).rule == "12-A", "the other hold still stands"
     t, events = _run(t, ReleaseHands("move-1"), ReleaseHands("nothing"), StartHand())

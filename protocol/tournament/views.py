@@ -128,4 +128,7 @@ class TournamentView(_View, frozen=True):
     moves: list[MoveView] = []
     """Balancing moves proposed or confirmed and not yet made (12-A)."""
     hand_for_hand: HandForHandView | None = None
-    """Hand-for-hand while it is on (RP-8). The break order (12-C) is never in a view."""
+    """Hand-for-hand while it is on (RP-8)."""
+    next_break: str = ""
+    """Staff only (12-C): the table proposed to break next (``break_proposed``), so a floor
+    monitor opened after the proposal still has it; empty in what a display gets."""

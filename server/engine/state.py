@@ -218,7 +218,8 @@ class TableState(msgspec.Struct, array_like=True):
         if self.phase == "showdown":
             return "dealer: show, muck or award"
         if self.phase == "idle" and self.holds:
-            return "held: " + next(iter(self.holds.values())).partition("|")[2]
+            rule, _, reason = next(iter(self.holds.values())).partition("|")
+            return f"held: {reason}" + (f" ({rule})" if rule else "")
         if self.phase == "idle":
             return "dealer: start the next hand"
         return ""

@@ -338,7 +338,7 @@ def check_stop(t: TournamentState, table: str, emit: Emit) -> None:
         TablesHeld(
             hold="stop",
             tables=[table],
-            reason=f"play stopped: {reason} (12-D)",
+            reason=f"play stopped: {reason}",
             rules=["12-D"],
             text=f"Table {table}: no new hand until players come or the TD waives it (12-D)",
         )

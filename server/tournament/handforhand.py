@@ -70,7 +70,13 @@ def start(t: TournamentState, cmd: StartHandForHand, emit: Emit) -> None:
             )
         )
     minutes = t.structure.hand_for_hand_minutes
-    still = f"; tables {', '.join(waiting)} finish the hand in play" if waiting else ""
+    still = (
+        f"; table {waiting[0]} finishes the hand in play"
+        if len(waiting) == 1
+        else f"; tables {', '.join(waiting)} finish the hands in play"
+        if waiting
+        else ""
+    )
     emit(
         HandForHandStarted(
             at=cmd.at,

@@ -349,6 +349,16 @@ def test_the_break_order_is_for_the_floor_only(stations: Stations, screenshots: 
         assert not any("break_proposed" in f or "next to break" in f for f in frames(page))
         expect(page.locator("body")).not_to_contain_text("next to break")
     added(floor, "#across-area", "moves-floor-break-order", screenshots)
+    # A floor monitor opened after the proposal has it too, from its snapshot: a floor's
+    # names the table next to break; a display's never does (12-C).
+    late = keeping_frames(stations, "floor", "floor", None, FLOOR)
+    online(late)
+    expect(late.locator('.across-card.break[data-breaks="3"] .break-next')).to_have_text(
+        "Table 3 is next to break. The order is never announced."
+    )
+    assert any('"next_break":"3"' in f for f in frames(late))
+    for page in (clock, display):
+        assert not any('"next_break":"3"' in f for f in frames(page))
 
     # The floor breaks table 3: its players leave for seats drawn at the other tables (11-B).
     card.get_by_role("button", name=re.compile("^Break table 3")).click()

@@ -75,7 +75,7 @@ def test_rule_rp_8_a_players_out_in_one_hand_for_hand_hand_share_their_places_pr
     error = table_events(s.do(table("1", {"type": "start_hand"})), "1", "error")[0]
     assert (error["code"], error["rule"]) == ("held", "RP-8")
     assert staff_view(s.replay.tables["1"]).waiting_on == (
-        "held: hand-for-hand: waiting for the other tables"
+        "held: hand-for-hand: waiting for the other tables (RP-8)"
     )
     second = _all_in(s, "2", [4, 6], 5)
     assert len(events(second, "eliminated")) == 2

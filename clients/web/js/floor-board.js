@@ -33,7 +33,10 @@ export class FloorBoard extends TournamentModel {
     super.loadSnapshot(state, seq);
     const breakNext = this.breakNext;
     this.reset();
-    this.breakNext = breakNext; // never in a view: kept from the events seen
+    // The floor's snapshot names the table next to break (12-C; a display's never does); the
+    // counts come with the break_proposed event, when this station saw it.
+    const next = state.next_break || "";
+    this.breakNext = !next ? null : breakNext?.table === next ? breakNext : { table: next, players: 0, free: 0, reason: "", rules: ["12-C"] };
     for (const m of state.moves || []) this.moves.set(m.proposal, { rules: ["12-A"], ...m, waiting: [...(m.waiting || [])] });
     for (const t of state.tables || []) {
       if (t.stopped || t.waived) this.stopped.set(t.table, { reason: "", waived: Boolean(t.waived), by: "" });

@@ -131,7 +131,7 @@ export class FloorMoves {
       "li",
       { class: "across-card break", dataset: { breaks: next.table } },
       h("p", { class: "across-head" }, h("span", {}, "Floor only: the break order · Rule "), ruleButton("12-C")),
-      h("p", { class: "break-next" }, `Table ${next.table} is next to break: ${next.reason || `${next.free} free seats elsewhere take its ${next.players} players`}. The order is never announced.`),
+      h("p", { class: "break-next" }, `Table ${next.table} is next to break${next.reason ? `: ${next.reason}` : next.players ? `: ${next.free} free seats elsewhere take its ${next.players} players` : ""}. The order is never announced.`),
       h("div", { class: "across-buttons" }, this.button(`break-${next.table}`, `Break table ${next.table}`, { "aria-label": `Break table ${next.table}: its players drawn to new seats (11-B)` }, { type: "break_table", table: next.table, shuffle: 0, deal: 0, staff: tokenName() }, busy)),
     );
   }

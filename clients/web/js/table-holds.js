@@ -4,7 +4,7 @@
 // hand-for-hand itself and the all-in it keeps face down (RP-8-F), and the seats that just
 // changed hands (a player moved away or sat down: a move, a break, a registration).
 //
-// A snapshot carries none of it but `waiting_on`, which reads "held: REASON" for the first
+// A snapshot carries none of it but `waiting_on`, which reads "held: REASON (RULE)" for the first
 // hold between hands: what a station knew from the events is kept, else read back from that.
 
 /** The view's fields this module keeps. */
@@ -21,8 +21,11 @@ export function holdsFromSnapshot(state, previous) {
   const waiting = String(state.waiting_on || "");
   kept.cards_held = waiting.startsWith("floor: release the all-in");
   if (waiting.startsWith(HELD)) {
-    const reason = waiting.slice(HELD.length);
-    if (!kept.holds.some((x) => x.reason === reason)) kept.holds = [{ hold: "", reason, rules: ruleOf(reason) }, ...kept.holds];
+    // "held: REASON (RULE)": the rule comes off the reason, as a hold event has them.
+    const said = waiting.slice(HELD.length);
+    const rules = ruleOf(said);
+    const reason = rules.length ? said.replace(RULE_AT_END, "").trimEnd() : said;
+    if (!kept.holds.some((x) => x.reason === reason)) kept.holds = [{ hold: "", reason, rules }, ...kept.holds];
     if (reason.startsWith("hand-for-hand")) kept.hand_for_hand = true;
   } else if (state.phase === "idle") {
     kept.holds = [];
