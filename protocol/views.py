@@ -38,7 +38,9 @@ class SeatView(_View, frozen=True):
     all_in: bool
     folded: bool
     waiting: bool
-    """Seated between the small blind and the button: not dealt in until the button passes."""
+    """A newcomer the next hand (or this one) does not deal in: seated between the small blind
+    and the button, it waits until the button passes (11-A). Between hands only those seats;
+    one seated where the next hand deals it (the big blind's, 12-A) is not waiting."""
     cards: list[str]
     """The hole cards; in the public view only those the rules exposed (see ``exposed``)."""
     shown: bool

@@ -27,6 +27,7 @@ from protocol.views import (
 )
 from protocol.wire import Snapshot, encoder
 from server.engine import Seat, TableState
+from server.engine.buttons import next_positions
 from server.engine.flow import prompt_for
 from server.engine.pots import layered
 from server.engine.state import PendingCall
@@ -109,7 +110,15 @@ def _public_cards(state: TableState, seat: Seat) -> list[str]:
     return list(seat.cards) if exposed(state, seat) else list(seat.face_up)
 
 
-def _seat(state: TableState, seat: Seat, public: bool) -> SeatView:
+def _dealt_next(state: TableState) -> set[int]:
+    """Between hands, the seats the next hand deals in (11-A decides a newcomer's)."""
+    if state.phase != "idle":
+        return set()
+    found = next_positions(state)
+    return set(found.dealt) if found is not None else set()
+
+
+def _seat(state: TableState, seat: Seat, public: bool, dealt_next: set[int]) -> SeatView:
     return SeatView(
         seat=seat.number,
         name=seat.name,
@@ -118,7 +127,9 @@ def _seat(state: TableState, seat: Seat, public: bool) -> SeatView:
         in_hand=seat.live,
         all_in=seat.all_in,
         folded=seat.folded,
-        waiting=seat.waiting,
+        # A newcomer waits for the button only if the next hand does not deal it in (11-A):
+        # one moved to the big blind's seat (12-A) plays the next hand.
+        waiting=seat.waiting and seat.number not in dealt_next,
         cards=_public_cards(state, seat) if public else list(seat.cards),
         shown=seat.shown,
         mucked=seat.mucked,
@@ -159,6 +170,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
     """Every field of the view, read from the engine state one by one."""
     in_front = {s.number: s.bet for s in state.seats if s.bet}
     pots = [p.amount for p in layered(state, in_front) if p.amount] if state.phase != "idle" else []
+    dealt_next = _dealt_next(state)
     return kind(
         game=state.game,
         hand=state.hand,
@@ -178,7 +190,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         pots=pots,
         pot_total=state.pot_total() - sum(in_front.values()),
         seats=[
-            _seat(state, s, public)
+            _seat(state, s, public, dealt_next)
             for s in sorted([*state.seats, *state.arrived], key=lambda seat: seat.number)
         ],
         waiting_on=state.waiting_on(),

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol import Act, AddPlayer, StartHand, TableConfig
+from server import engine
+from server.views import public_view, staff_view
 from tests.support import last, of_type
 from tests.test_seed_common import Cmd, Event, act, run, table
 
@@ -266,3 +269,26 @@ def test_rule_37_c_a_misdeal_redeal_seats_no_new_player_the_next_hand_does() -> 
     assert redeal["redeal"] and 6 not in redeal["dealt"]
     played = _fold_to_the_big_blind(FOUR, commands)
     assert 6 in _next_hand(FOUR, played)["dealt"]
+
+
+def test_11_a_the_stations_show_waiting_only_for_a_newcomer_the_next_hand_does_not_deal() -> None:
+    """Between hands a newcomer's seat view says ``waiting`` ("Waiting for the button") only if
+    the next hand will not deal it in: seat 2 (between the button and the small blind) waits,
+    seat 4 (the next big blind, where 12-A moves a player) and seat 6 play at once."""
+    seats = {1: STACK, 3: STACK, 5: STACK, 7: STACK}
+    t = engine.new_table(TableConfig(game="NLHE", blinds=(50, 100), seats=seats, button=7))
+    t, _ = engine.apply(t, StartHand())
+    while t.phase != "idle":
+        t, _ = engine.apply(t, Act(seat=t.to_act, declare="fold"))
+    for seat in (2, 4, 6):
+        t, _ = engine.apply(t, AddPlayer(seat=seat, stack=STACK))
+    for view in (staff_view(t), public_view(t)):
+        assert {s.seat: s.waiting for s in view.seats if s.seat in (2, 4, 6)} == {
+            2: True,
+            4: False,
+            6: False,
+        }
+    t, events = engine.apply(t, StartHand())
+    dealt = next(e for e in events if e.__struct_config__.tag == "hand_start").dealt
+    assert 2 not in dealt and {4, 6} <= set(dealt)
+    assert [s.seat for s in staff_view(t).seats if s.waiting] == [2]
