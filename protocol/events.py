@@ -195,6 +195,9 @@ class PlayerAdded(_Event, tag="player_added", frozen=True):
     name: str = ""
     rules: list[str] = []
     text: str = ""
+    waits: bool = True
+    """The next hand does not deal the newcomer in: seated between the small blind and the
+    button, it waits for the button to pass (11-A); during a hand, until the hand ends."""
 
 
 class PlayerRemoved(_Event, tag="player_removed", frozen=True):

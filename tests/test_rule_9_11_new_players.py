@@ -280,8 +280,16 @@ def test_11_a_the_stations_show_waiting_only_for_a_newcomer_the_next_hand_does_n
     t, _ = engine.apply(t, StartHand())
     while t.phase != "idle":
         t, _ = engine.apply(t, Act(seat=t.to_act, declare="fold"))
+    added = {}
     for seat in (2, 4, 6):
-        t, _ = engine.apply(t, AddPlayer(seat=seat, stack=STACK))
+        t, events = engine.apply(t, AddPlayer(seat=seat, stack=STACK))
+        added[seat] = events[0]
+    # The event says so too, for a station that follows the events (the seat view is built
+    # only for snapshots).
+    assert {seat: e.waits for seat, e in added.items()} == {2: True, 4: False, 6: False}
+    assert (
+        added[2].text == "between the small blind and the button: dealt in once the button passes"
+    )
     for view in (staff_view(t), public_view(t)):
         assert {s.seat: s.waiting for s in view.seats if s.seat in (2, 4, 6)} == {
             2: True,

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from protocol.commands import (
     Act,
     AddChips,
@@ -67,6 +69,7 @@ from server.engine import (
     tabling,
 )
 from server.engine.actions import action_event, live_seat
+from server.engine.buttons import next_positions
 from server.engine.dealing import check_unseen, dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
@@ -267,11 +270,34 @@ def _add_player(t: TableState, cmd: AddPlayer, emit: Emit) -> Move:
         raise Illegal("", f"seat {cmd.seat} is not free")
     if cmd.stack <= 0:
         raise Illegal("9", "a new player brings chips")
-    text = "" if t.phase == "idle" else "out of the hand in play: dealt in from the next"
+    waits = t.phase != "idle" or _waits(t, cmd)
+    text = (
+        "out of the hand in play: dealt in from the next"
+        if t.phase != "idle"
+        else "between the small blind and the button: dealt in once the button passes"
+        if waits
+        else ""
+    )
     emit(
-        PlayerAdded(seat=cmd.seat, stack=cmd.stack, name=cmd.name, rules=["9", "11-A"], text=text)
+        PlayerAdded(
+            seat=cmd.seat,
+            stack=cmd.stack,
+            name=cmd.name,
+            rules=["9", "11-A"],
+            text=text,
+            waits=waits,
+        )
     )
     return None
+
+
+def _waits(t: TableState, cmd: AddPlayer) -> bool:
+    """Between hands: whether the next hand would leave the newcomer out (11-A), read from the
+    table with the newcomer seated."""
+    newcomer = Seat(number=cmd.seat, stack=cmd.stack, name=cmd.name, waiting=True)
+    seated = msgspec.structs.replace(t, seats=sorted([*t.seats, newcomer], key=lambda s: s.number))
+    found = next_positions(seated)
+    return found is not None and cmd.seat not in found.dealt
 
 
 def _remove_player(t: TableState, cmd: RemovePlayer, emit: Emit) -> Move:

@@ -450,7 +450,7 @@ export class TableModel {
         break;
       }
       case "player_added":
-        v.seats = [...v.seats.filter((s) => s.seat !== e.seat), seatFrom({ seat: e.seat, stack: e.stack, name: e.name, waiting: true })]
+        v.seats = [...v.seats.filter((s) => s.seat !== e.seat), seatFrom({ seat: e.seat, stack: e.stack, name: e.name, waiting: e.waits ?? true })]
           .sort((a, b) => a.seat - b.seat);
         break;
       case "player_removed":
