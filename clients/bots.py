@@ -20,7 +20,11 @@ reads no socket and no clock; how its commands travel is its driver's business:
 Beside the dealers, :class:`FloorBot` is the floor: it answers the floor calls nobody else
 does and, in a tournament with a structure, moves a player left alone at a table and colors the
 chips up at a break (its picture of the seating: :class:`Seating`), so the demo's tournament
-and the service tests' play down to a winner.
+and the service tests' play down to a winner. Given its :class:`Duties` it does the floor's
+work across the tables (issue 13; its picture of them: :class:`Across`): it confirms the
+balancing moves, breaks the tables the tournament proposes, brings the final table together,
+races the chips off at a color-up, runs hand-for-hand at the bubble and waives a stoppage
+nobody resolves.
 
 The bot's choices depend only on its seed and the events it was fed: two bots with one seed
 fed one table make the same decisions.
@@ -30,7 +34,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +48,8 @@ from protocol.commands import Act, AddPlayer, Command, Deal, Declaration, Ruling
 from protocol.config import DEFAULT_CHIPS, TableConfig
 from protocol.events import (
     ActionEvent,
+    CardsHeld,
+    CardsReleased,
     CardsShown,
     ChipsAdded,
     ColoredUp,
@@ -61,7 +68,19 @@ from protocol.events import (
     RulingMade,
     ShowdownOrder,
 )
-from protocol.tournament import ColorUp, MovePlayer
+from protocol.tournament import (
+    BreakTable,
+    ColorUp,
+    ConfirmMove,
+    FinalTable,
+    MovePlayer,
+    NextLevel,
+    ReleaseAllIn,
+    ReleaseTables,
+    StartHandForHand,
+    TournamentCommand,
+    WaiveStoppage,
+)
 from protocol.tournament.views import TournamentView
 from protocol.views import TableView
 from protocol.wire import Events, ServerMessage, Snapshot, TournamentEvents, TournamentSnapshot
@@ -471,16 +490,45 @@ class _Table:
         return False
 
 
+@dataclass(frozen=True, slots=True)
+class Duties:
+    """What the floor bot does across the tables, besides answering floor calls: the floor's
+    work of a tournament with balancing (issue 13). Each is off by default."""
+
+    balance: bool = False
+    """Confirm every balancing proposal as proposed (12-A), break the table the tournament
+    proposes next (11-B, 12-C: the proposal is staff only) and bring the final table together
+    when it is proposed (RP-9)."""
+    race: bool = False
+    """Color up by the chip race the tournament runs (``color_up`` with a ``draw``, 26-A)
+    rather than by taking each seat's leftovers off (26-C)."""
+    end_breaks: bool = False
+    """End a break (``next_level``) once every table has colored up: the TD's call in a sped-up
+    tournament, where the shortest break is a minute."""
+    bubble: int = 0
+    """Announce hand-for-hand once registration has closed and this many players or fewer are
+    left above the places paid, and end it when the bubble bursts (RP-8); 0: never. With the
+    structure's ``hand_for_hand_release`` ``floor`` the bot releases each next hand, and it
+    releases every hand-for-hand all-in the tables hold (RP-8-F)."""
+    waive_after: float = 5.0
+    """Seconds a stopped table (12-D) waits for players before the floor waives its stoppage."""
+
+
 class FloorBot:
     """The floor: answers open floor calls after ``patience`` seconds with the first option
     offered, so a person at the floor monitor has time to answer them first.
 
     With ``moves``, in a tournament with a structure, it also keeps the field playing down to a
-    winner without balancing (the next issue): a player left alone at a table is moved to the
-    fullest table with a free seat once that table is between hands (8); and at a break that
-    colors chips up (26) each table's leftover chips — what a stack holds below the new
-    smallest chip — come off once the table's last hand has ended (26-C). ``chips`` are the
-    denominations the tables open with (the structure's ``chips``).
+    winner without balancing: a player left alone at a table is moved to the fullest table with
+    a free seat once that table is between hands (8); and at a break that colors chips up (26)
+    each table's leftover chips — what a stack holds below the new smallest chip — come off
+    once the table's last hand has ended (26-C). ``chips`` are the denominations the tables
+    open with (the structure's ``chips``).
+
+    With ``duties`` it does the floor's work across the tables (:class:`Duties`): balancing
+    moves confirmed, tables broken, the final table, hand-for-hand at the bubble, the color-up
+    by a race; the random inputs it sends come from ``seed`` (the service draws its own
+    anyway). ``did`` counts what it did, by kind, and the refusals it got (``refused:<code>``).
 
     ``run`` returns when the tournament has a winner."""
 
@@ -492,22 +540,34 @@ class FloorBot:
         *,
         moves: bool = False,
         chips: tuple[int, ...] = DEFAULT_CHIPS,
+        duties: Duties = Duties(),
+        seed: int = 0,
     ) -> None:
         self.client, self.tournament, self.patience = client, tournament, patience
         self.moves = moves
+        self.duties = duties
+        self.rng = random.Random(seed)
         self.open: dict[tuple[str, int], tuple[float, str]] = {}
         self.seating = Seating(chips)
+        self.across = Across()
         self.changed = anyio.Event()
         self.moved = 0
-        """Players moved so far."""
+        """Players moved so far (lone players, with ``moves``)."""
+        self.did: Counter[str] = Counter()
+        self.heard = 0.0
+        """When the last message of the tournament came (``anyio.current_time()``)."""
+        self.refusals: list[tuple[str, str, str]] = []
+        """The latest refusals: what (``type:table``), the code and the message."""
+        self.backoff: dict[str, float] = {}
 
     async def run(self) -> None:
         """Until the winner, cancelled or the client closes; the client is read by nobody
         else."""
+        self.heard = anyio.current_time()
         await self.client.subscribe(self.tournament)
         async with anyio.create_task_group() as group:
             group.start_soon(self._answer)
-            if self.moves:
+            if self.moves or self.duties != Duties():
                 group.start_soon(self._tables)
             async for message in self.client.messages():
                 self._take(message)
@@ -516,7 +576,7 @@ class FloorBot:
             group.cancel_scope.cancel()
 
     def _take(self, message: ServerMessage) -> None:
-        seating = self.seating
+        seating, across = self.seating, self.across
         if isinstance(message, Events) and message.tournament == self.tournament:
             for raw in message.events:
                 event = event_of(raw)
@@ -526,16 +586,21 @@ class FloorBot:
                 elif isinstance(event, RulingMade):
                     self.open.pop((message.table, event.call), None)
                 seating.table_event(message.table, event)
+                across.table_event(message.table, event)
         elif isinstance(message, Snapshot) and message.tournament == self.tournament:
             if isinstance(message.state, TableView):
                 seating.table_view(message.table, message.state)
+                across.table_view(message.table, message.state)
         elif isinstance(message, TournamentSnapshot) and message.tournament == self.tournament:
             seating.view(message.state)
+            across.view(message.state)
         elif isinstance(message, TournamentEvents) and message.tournament == self.tournament:
             for event in message.events:
                 seating.tournament_event(event)
+                across.tournament_event(event, anyio.current_time())
         else:
             return
+        self.heard = anyio.current_time()
         self.changed.set()
 
     async def _answer(self) -> None:
@@ -554,33 +619,240 @@ class FloorBot:
 
     async def _tables(self) -> None:
         """After every change: the moves and color-ups due, one at a time; one refused waits
-        for the next change (a table's hand ending, a player seated or gone)."""
+        for the next change (a table's hand ending, a player seated or gone). A stoppage
+        waits for its time, so the bot also looks twice a second."""
         while True:
-            await self.changed.wait()
+            with anyio.move_on_after(0.5):
+                await self.changed.wait()
             self.changed = anyio.Event()
             while await self._step():
                 pass
 
+    def _due(self) -> TournamentCommand | None:
+        """The next command the floor owes the tournament, or None: the first of them in order
+        of urgency that was not refused in the last ``BACKOFF`` seconds (one refused, the
+        table it waits for not there yet, leaves the others their turn)."""
+        now = anyio.current_time()
+        for command in self._owed():
+            if self.backoff.get(_key(command), 0.0) <= now:
+                return command
+        return None
+
+    def _owed(self) -> Iterator[TournamentCommand]:
+        seating, duties = self.seating, self.duties
+        if self.moves and (move := seating.lone_move()) is not None:
+            yield move
+        if self.moves or duties.race or duties.end_breaks:
+            colored = seating.color_up(self.rng.randrange(2**62) if duties.race else None)
+            if colored is not None:
+                yield colored
+            elif duties.end_breaks and seating.on_break and not seating.to_color - seating.broken:
+                yield NextLevel()
+        yield from self.across.owed(duties, self.rng, players=len(seating.where), seating=seating)
+
     async def _step(self) -> bool:
-        """Send the next move or color-up due; True if one was made."""
-        seating = self.seating
-        command: MovePlayer | ColorUp | None = seating.lone_move() or seating.color_up()
+        """Send the next command due; True if one was sent (made or refused)."""
+        command = self._due()
         if command is None:
             return False
         try:
             await self.client.tournament_command(self.tournament, command)
         except CommandRefused as refused:
-            if isinstance(command, ColorUp) and refused.error.code not in ("hand_in_play", "busy"):
-                seating.to_color.discard(command.table)  # refused for good: it keeps its chips
-            return False
+            code = refused.error.code
+            self.did[f"refused:{code}"] += 1
+            self.refusals.append((_key(command), code, refused.error.message))
+            del self.refusals[:-REFUSALS]
+            self.backoff[_key(command)] = anyio.current_time() + BACKOFF
+            if isinstance(command, ColorUp) and code not in ("hand_in_play", "busy"):
+                self.seating.to_color.discard(command.table)  # refused for good: it keeps its chips
+            elif isinstance(command, NextLevel) and code != "busy":
+                self.seating.on_break = False
+            self.across.refused(command, code)
+            return True  # what else is owed meanwhile
         except (TimeoutError, ConnectionError, ConnectionClosed):
             return False
         if isinstance(command, MovePlayer):
-            seating.where[command.player] = (command.table, command.seat)
+            self.seating.where[command.player] = (command.table, command.seat)
             self.moved += 1
-        else:
-            seating.to_color.discard(command.table)
+        elif isinstance(command, ColorUp):
+            self.seating.to_color.discard(command.table)
+        elif isinstance(command, NextLevel):
+            self.seating.on_break = False  # the level it started ends the break
+        self.across.done(command)
+        self.did[msgspec.to_builtins(command)["type"]] += 1
         return True
+
+
+BACKOFF = 0.5
+"""Seconds the floor bot leaves a refused command before sending it again."""
+REFUSALS = 50
+"""Refusals :attr:`FloorBot.refusals` keeps (the latest)."""
+
+
+def _key(command: TournamentCommand) -> str:
+    """What a command is about, its random inputs aside: its kind and its table or proposal."""
+    fields = msgspec.to_builtins(command)
+    return f"{fields['type']}:{fields.get('table', fields.get('proposal', ''))}"
+
+
+class Across:
+    """The tournament across its tables as the floor sees it (issue 13): the balancing proposals
+    to confirm, the table to break next (staff only, 12-C), the final table, hand-for-hand, the
+    tables' held all-ins and stopped tables — what :class:`FloorBot`'s duties answer."""
+
+    def __init__(self) -> None:
+        self.proposals: dict[int, dict[str, Any]] = {}
+        """Proposals not yet confirmed, by number (the latest revision)."""
+        self.confirmed: set[int] = set()
+        self.break_next = ""
+        """The table the tournament proposes to break next (12-C)."""
+        self.break_refused = False
+        """The last break was refused: tried again after the next hand end."""
+        self.final: list[str] = []
+        """The tables the final table is proposed from (RP-9), until it is drawn."""
+        self.closed = False
+        self.paid = 0
+        self.h4h = False
+        self.h4h_over = False
+        """Hand-for-hand was on and is over: the bubble burst."""
+        self.h4h_ready = False
+        """Every table finished the hand-for-hand hand: the floor releases the next one."""
+        self.held: set[str] = set()
+        """Tables whose hand-for-hand all-in waits for the floor (RP-8-F)."""
+        self.stopped: dict[str, float] = {}
+        """Stopped tables (12-D) and since when."""
+
+    def view(self, view: TournamentView) -> None:
+        self.closed = not view.registration_open
+        self.paid = len(view.payouts) if self.closed else 0
+        # A view names the moves and hand-for-hand where the service has them.
+        moves = getattr(view, "moves", [])
+        self.proposals = {m.proposal: {"proposal": m.proposal} for m in moves if not m.confirmed}
+        self.confirmed = {m.proposal for m in moves if m.confirmed}
+        h = getattr(view, "hand_for_hand", None)
+        self.h4h, self.h4h_ready = h is not None, h is not None and h.ready
+        self.stopped = {t.table: 0.0 for t in view.tables if getattr(t, "stopped", False)}
+
+    def tournament_event(self, e: dict[str, Any], now: float) -> None:
+        kind = e.get("type")
+        if kind == "move_proposed" and e["proposal"] not in self.confirmed:
+            self.proposals[e["proposal"]] = e
+        elif kind == "move_confirmed":
+            self.proposals.pop(e["proposal"], None)
+            self.confirmed.add(e["proposal"])
+        elif kind == "move_dismissed" or (kind == "moved" and e.get("proposal")):
+            self.proposals.pop(e["proposal"], None)
+            self.confirmed.discard(e["proposal"])
+        elif kind == "break_proposed":
+            self.break_next, self.break_refused = e["table"], False
+        elif kind in ("break_announced", "table_broken") and e["table"] == self.break_next:
+            self.break_next = ""
+        elif kind == "final_table_proposed":
+            self.final = list(e["tables"])
+        elif kind in ("final_table_announced", "final_table"):
+            self.final = []
+        elif kind == "registration_closed":
+            self.closed, self.paid = True, len(e.get("prizes") or ())
+        elif kind == "hand_for_hand":
+            self.h4h, self.h4h_ready = True, False
+        elif kind == "hand_for_hand_hand":
+            self.h4h_ready = not e.get("released", True)
+        elif kind == "tables_released" and e.get("hold") == "h4h":
+            self.h4h_ready = False
+        elif kind == "hand_for_hand_ended":
+            self.h4h, self.h4h_ready, self.h4h_over = False, False, True
+        elif kind == "play_stopped":
+            self.stopped[e["table"]] = now
+        elif kind in ("stoppage_waived", "stoppage_ended"):
+            self.stopped.pop(e["table"], None)
+        elif kind == "hand_counted":
+            self.break_refused = False
+
+    def table_event(self, table: str, e: Event) -> None:
+        if isinstance(e, CardsHeld):
+            self.held.add(table)
+        elif isinstance(e, CardsReleased | HandEnd | Misdealt):
+            self.held.discard(table)
+
+    def table_view(self, table: str, view: TableView) -> None:
+        held = "release the all-in" in view.waiting_on
+        (self.held.add if held else self.held.discard)(table)
+
+    def owed(
+        self, duties: Duties, rng: random.Random, *, players: int, seating: Seating
+    ) -> Iterator[TournamentCommand]:
+        """What the floor owes the tournament now, most urgent first."""
+        if duties.bubble and self.closed and self.paid:
+            if self.h4h and players <= self.paid:
+                yield StartHandForHand(on=False)
+            if (
+                not self.h4h
+                and not self.h4h_over
+                and self.paid < players <= self.paid + duties.bubble
+            ):
+                yield StartHandForHand()
+        if duties.balance:
+            if self.final:
+                here = {t: 0 for t in self.final}
+                for table, _ in seating.where.values():
+                    if table in here:
+                        here[table] += 1
+                table = max(sorted(here), key=lambda t: here[t])
+                draw, button = rng.randrange(2**62), rng.randrange(2**62)
+                yield FinalTable(table=table, draw=draw, button_draw=button)
+            for proposal in sorted(self.proposals):
+                yield ConfirmMove(proposal=proposal)
+            if self.break_next and not self.break_refused:
+                draws = rng.randrange(2**62), rng.randrange(2**62)
+                yield BreakTable(
+                    table=self.break_next, shuffle=draws[0], deal=draws[1], staff="floor bot"
+                )
+        if self.h4h_ready:
+            yield ReleaseTables()
+        for table in sorted(self.held):
+            yield ReleaseAllIn(table=table)
+        now = anyio.current_time()
+        for table, since in sorted(self.stopped.items()):
+            if now - since >= duties.waive_after:
+                yield WaiveStoppage(table=table, by="floor bot", reason="no move came in time")
+
+    def done(self, command: TournamentCommand) -> None:
+        """``command`` was applied: what it settled (its events say the rest)."""
+        match command:
+            case ConfirmMove():
+                self.proposals.pop(command.proposal, None)
+                self.confirmed.add(command.proposal)
+            case BreakTable():
+                self.break_next = ""
+            case FinalTable():
+                self.final = []
+            case StartHandForHand():
+                self.h4h = command.on
+                self.h4h_over = not command.on
+            case ReleaseTables():
+                self.h4h_ready = False
+            case ReleaseAllIn():
+                self.held.discard(command.table)
+            case WaiveStoppage():
+                self.stopped.pop(command.table, None)
+
+    def refused(self, command: TournamentCommand, code: str) -> None:
+        """``command`` was refused: drop what is settled for good, try the rest later."""
+        match command:
+            case ConfirmMove() if code != "busy":
+                self.proposals.pop(command.proposal, None)
+            case BreakTable():
+                self.break_refused = True
+            case FinalTable() if code != "busy":
+                self.final = []
+            case StartHandForHand() if code == "hand_for_hand":
+                self.h4h = True
+            case StartHandForHand() if code == "not_hand_for_hand":
+                self.h4h, self.h4h_over = False, True
+            case ReleaseTables() if code != "busy":
+                self.h4h_ready = False
+            case WaiveStoppage() if code != "busy":
+                self.stopped.pop(command.table, None)
 
 
 class Seating:
@@ -603,6 +875,12 @@ class Seating:
         """The denominations the break in progress colors up."""
         self.to_color: set[str] = set()
         """The tables whose color-up at this break is still to be done."""
+        self.on_break = False
+        """A break that colors up is on (until the next level starts)."""
+        self.busted: list[str] = []
+        """Players eliminated, in order (each entry once)."""
+        self.broken: set[str] = set()
+        """Tables broken or merged into the final table: no hands, no color-up (11-B, RP-9)."""
         self.won = False
 
     def view(self, view: TournamentView) -> None:
@@ -624,13 +902,24 @@ class Seating:
             self.where[e["player"]] = (e["table"], e["seat"])
         elif kind in ("eliminated", "disqualified", "unregistered"):
             self.where.pop(e["player"], None)
+            if kind == "eliminated":
+                self.busted.append(e["player"])
         elif kind == "winner":
             self.won = True
         elif kind == "break_started":
             self.race = set(e.get("color_up") or ())
-            self.to_color = set(self.seats) if self.race else set()
+            self.to_color = set(self.seats) - self.broken if self.race else set()
+            self.on_break = bool(self.race)
         elif kind == "level_started":
-            self.race, self.to_color = set(), set()
+            self.race, self.to_color, self.on_break = set(), set(), False
+        elif kind == "table_broken":
+            self.broken.add(e["table"])
+            self.to_color.discard(e["table"])
+        elif kind == "final_table":
+            for table, _ in e["came_from"].values():
+                if table != e["table"]:
+                    self.broken.add(table)
+                    self.to_color.discard(table)
 
     def table_event(self, table: str, e: Event) -> None:
         stacks = self.stacks.setdefault(table, {})
@@ -682,15 +971,18 @@ class Seating:
             return MovePlayer(player=player, table=to, seat=free)
         return None
 
-    def color_up(self) -> ColorUp | None:
+    def color_up(self, draw: int | None = None) -> ColorUp | None:
         """The color-up of a table between hands whose chips the break races off: each seat's
-        leftover below the new smallest chip comes off (26-C)."""
+        leftover below the new smallest chip comes off (26-C); with ``draw``, the tournament
+        races them off from each seat's remainder, the random input dealing the cards (26-A)."""
         for table in sorted(self.to_color - self.playing):
             chips = self.chips.get(table, self.opening_chips)
             kept = [c for c in chips if c not in self.race]
             if not kept or kept == list(chips):
                 self.to_color.discard(table)
                 continue
+            if draw is not None:
+                return ColorUp(table=table, draw=draw)
             unit = min(kept)
             stacks = self.stacks.get(table, {})
             removed = {n: stack % unit for n, stack in sorted(stacks.items()) if stack % unit}
