@@ -10,8 +10,10 @@ the player **next to be the big blind** is the first dealt seat clockwise after 
 blind, and the seat that takes the big blind **soonest** for a newcomer is the first empty seat
 clockwise after it — never the small blind's own seat, and a seat whose big blind comes with
 a dead small blind (a single big blind) counts like any other (12-A). A newcomer between the
-small blind and the button is not dealt in until the button passes (11-A), and one on the
-empty seat the button moves to takes the button first: such seats come last.
+small blind and the button is not dealt in until the button passes (11-A): such seats come
+last. One on the empty seat the button moves to would take the button before any blind — the
+best position — so that seat is never the worst either: with no other seat free the table gets
+no move until its next hand has moved the button on.
 """
 
 from __future__ import annotations
@@ -64,8 +66,8 @@ def next_big_blind(tab: Table, skip: set[int] | None = None) -> int | None:
 
 def worst_seat(tab: Table, taken: set[int] | None = None) -> int | None:
     """The empty seat a newcomer would take the big blind from soonest (12-A): the first empty
-    seat clockwise after the next small blind's, never that seat; seats where a newcomer waits
-    for the button come last. None when the table is full."""
+    seat clockwise after the next small blind's, never that seat nor the one the button moves
+    to; seats where a newcomer waits for the button come last. None when none is left."""
     taken = taken or set()
     if tab.facts is None:
         return _first_hand_worst(tab, taken)
@@ -75,9 +77,11 @@ def worst_seat(tab: Table, taken: set[int] | None = None) -> int | None:
     ]
     if f.small_blind:
         empty = [s for s in empty if s != f.small_blind]
-    waits = [s for s in empty if f.button and between(s, f.button, f.small_blind)]
     if f.button in empty:
-        waits.append(f.button)  # a newcomer there takes the button before any blind
+        # A newcomer on the empty seat the button moves to takes the button before any blind:
+        # the best position, never the worst (12-A). No move there: the next hand moves it on.
+        empty.remove(f.button)
+    waits = [s for s in empty if f.button and between(s, f.button, f.small_blind)]
     ordered = [s for s in empty if s not in waits] + waits
     return ordered[0] if ordered else None
 

@@ -119,6 +119,34 @@ def test_rule_12_a_never_the_small_blind_and_the_single_big_blind_counts() -> No
     assert conserved(s.replay)
 
 
+def test_rule_12_a_never_the_seat_the_button_moves_to_the_move_waits_for_a_worse_one() -> None:
+    """Both full; table 2's small and big blind (seats 2 and 3) bust in its first hand. Its
+    next hand has the button dead on seat 2 and the small blind dead on seat 3: its only free
+    seats. A player moved to seat 2 would take the button before any blind — the best
+    position, not the worst (12-A) — so no move is proposed there. After table 2's next hand
+    seat 2 is behind the button: table 1's next big blind moves there and posts the big blind
+    before the small blind or the button."""
+    s = _two_tables(list(range(1, 10)), list(range(1, 10)))
+    s.hand("1", {}, [1])
+    folds = dict.fromkeys(range(1, 10), "fold")
+    busting = s.hand("2", {**folds, 2: "all_in", 3: "call", 4: "call"}, [4])
+    assert sorted(e["player"] for e in events(busting, "eliminated")) == ["b2", "b3"]
+    assert not [p for p in events(busting, "move_proposed") if p["seat"] == 2]
+    dead = s.hand("2", {}, [1])
+    start = _start(dead, "2")
+    assert (start["button"], start["small_blind"], start["big_blind"]) == (2, None, 4)
+    proposal = events(dead, "move_proposed")[-1]
+    assert (proposal["from_table"], proposal["table"], proposal["seat"]) == ("1", "2", 2)
+    moved = events(s.do(t({"type": "confirm_move", "proposal": proposal["proposal"]})), "moved")
+    who = moved[0]["player"]
+    for _ in range(9):
+        start = _start(s.hand("2", {}, [1]), "2")
+        if 2 in (start["big_blind"], start["small_blind"], start["button"]):
+            break
+    assert start["big_blind"] == 2, f"{who} posts the big blind first: {start}"
+    assert conserved(s.replay)
+
+
 def test_rule_12_a_a_move_waits_for_both_tables_to_be_between_hands() -> None:
     """Confirmed while table 2 is in a hand: both tables are held (table 1 cannot start a hand
     and says why), and the move is made in the step of table 2's hand end, the player and the
