@@ -170,10 +170,19 @@ def _entry(
     reentry: bool = False,
     alternate: bool = False,
 ) -> None:
-    pool_after = payouts.collected(t) + t.structure.buy_in
     kind = (
         "re-entry" if reentry else "alternate" if alternate else "late registration" if late else ""
     )
+    if late and not pool_size(t):
+        # 9-A: a late entry buys a full stack and a random seat; with no seat free it would be
+        # in the tournament at no table (counted among the players left, never dealt in).
+        raise TournamentIllegal(
+            "9-A",
+            f"no free seat for this {kind}: every seat is taken or promised to a move or a break"
+            " - try again when one is free, or join the alternate list",
+            code="no_seat",
+        )
+    pool_after = payouts.collected(t) + t.structure.buy_in
     emit(
         Registered(
             player=who,

@@ -121,6 +121,30 @@ def test_rule_9_a_late_registration_and_re_entry_buy_a_full_stack_and_a_random_s
     assert conserved(s.replay)
 
 
+def test_rule_9_a_a_late_entry_with_no_free_seat_is_refused_not_left_at_no_table() -> None:
+    """A late entry buys a full stack and a random seat (9-A). With every seat taken — here a
+    3-seat table, a busted player's seat gone to a late registration — a re-entry is refused
+    (``no_seat``), and so is a late registration: neither is in the tournament at no table,
+    counted among the players left and never dealt in. Once a seat is free, it is sold."""
+    struct = structure(reentry_until=2, late_registration_until=2)
+    s = _session(struct, {"1": 3}, "abc")
+    s.do(t({"type": "start_clock"}, at=1000))
+    s.hand("1", {1: "all_in", 2: "call", 3: "fold"}, [2])
+    assert s.replay.state.players["a"].status == "eliminated"
+    s.many([*_reg("d"), _seat("d", 0)])
+    for command in ({"type": "reenter", "player": "a"}, {"type": "register", "player": "e"}):
+        error = events(s.do(t(command)), "tournament_error")[0]
+        assert (error["code"], error["rule"]) == ("no_seat", "9-A")
+    state = s.replay.state
+    assert state.players["a"].status == "eliminated" and "e" not in state.players
+    assert state.entries == 4 and len(state.alive()) == 3
+    assert conserved(s.replay)
+    s.hand("1", {2: "all_in", 1: "call", 3: "fold"}, [2])
+    assert len(s.replay.state.alive()) == 2, "d is out: a seat is free"
+    again = s.many([t({"type": "reenter", "player": "a"}), _seat("a", 0)])
+    assert events(again, "seated")[0]["player"] == "a"
+
+
 def test_rule_9_a_alternates_are_seated_in_list_order_with_a_full_stack() -> None:
     s = _session(structure(), {"1": 2}, "ab")
     s.many([t({"type": "alternate", "player": "x"}), t({"type": "alternate", "player": "y"})])
