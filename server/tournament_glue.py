@@ -369,6 +369,24 @@ def hand_ended(
     )
 
 
+def ordered_hand_ends(
+    before: dict[str, TableState], tables: dict[str, TableState], lines: list[TableLine], at: int
+) -> list[HandEnded]:
+    """The hands the tournament's own orders ended, as ``hand_ended`` commands: a hand-for-hand
+    all-in and call on the river, once released, is turned up and awarded at once (RP-8-F,
+    17), and so is one still held when hand-for-hand ends. Like any hand end, the tournament
+    must count it — eliminations, places, the moves and the hand-for-hand hand waiting for it —
+    so the driver gives it these after the orders. ``before`` are the tables as they were
+    before the orders, ``tables`` after them, ``lines`` the table events the orders made."""
+    return [
+        hand_ended(
+            line.table, line.event, hand_started(before[line.table]), at, tables.get(line.table)
+        )
+        for line in lines
+        if isinstance(line.event, HandEnd) and not line.event.void and line.table in before
+    ]
+
+
 def _next_hand(after: TableState | None) -> tuple[int, int, int, list[int]]:
     """The next hand's button, small blind seat, big blind and seats not dealt, as the table
     will deal it (34, 36-B, 11-A); with fewer than two players left, where the rotation stands

@@ -124,8 +124,11 @@ class TournamentReplay:
                 )
             )
             return
-        self.state, self.tables = state, tables
+        before, self.state, self.tables = self.tables, state, tables
         self.lines += lines
+        ordered = [line for line in lines if isinstance(line, TableLine)]
+        for ended in tournament_glue.ordered_hand_ends(before, tables, ordered, state.clock.at):
+            self.command(ended)  # a hand the orders ended (RP-8-F) is counted like any other
 
     def table_command(self, table: str, command: Command, at: int) -> None:
         t = self.tables.get(table)

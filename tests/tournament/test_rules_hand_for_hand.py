@@ -227,3 +227,64 @@ def test_rule_rp_8_a_table_broken_during_hand_for_hand_leaves_no_table_waiting_f
     assert table_events(lines, "1", "hands_released") and table_events(lines, "2", "hands_released")
     assert table_events(s.hand("1", {}, [1]), "1", "hand_start")
     assert conserved(s.replay)
+
+
+def _river_all_in(s: Session) -> None:
+    """At table 1 seat 1 goes all in on the river and seat 2 calls (AA against KK, the board
+    complete): the cards wait for the floor (RP-8-F)."""
+    cards = {1: ["As", "Ah"], 2: ["Ks", "Kh"], 3: ["4d", "5s"], 4: ["6h", "9h"], 5: ["Tc", "Qs"]}
+    board = {"flop": ["7c", "8d", "2s"], "turn": ["3c"], "river": ["Jd"]}
+    s.do(table("1", {"type": "start_hand", "cards": cards}))
+    while not s.replay.tables["1"].cards_held:
+        state = s.replay.tables["1"]
+        if state.phase == "deal":
+            street = state.next_street
+            s.do(table("1", {"type": "deal", "street": street, "cards": board[street]}))
+            continue
+        seat = state.to_act
+        assert state.phase == "betting" and seat is not None, state.phase
+        facing = state.current_bet > next(x.bet for x in state.seats if x.number == seat)
+        if state.street == "river" and seat == 1:
+            how = "all_in"
+        elif state.street == "river" and facing:
+            how = "call" if seat == 2 else "fold"
+        else:
+            how = "call" if facing else "check"
+        s.do(table("1", {"type": "act", "seat": seat, "declare": how}))
+
+
+def test_rule_rp_8_f_an_all_in_released_on_the_river_ends_its_hand_and_it_is_counted() -> None:
+    """Hand-for-hand; table 2 has played its hand and waits. At table 1 an all-in and call on
+    the river waits for the floor (RP-8-F). The floor's release turns the cards up and, the
+    board complete, the hand is awarded at once (17): that hand end is counted like any other
+    — seat 2 busted is out, the hand-for-hand hand is over at every table and the next one
+    starts — and chips are conserved."""
+    s = _clocked()
+    s.do(t({"type": "hand_for_hand"}, at=300_000))
+    s.hand("2", {}, [1])
+    _river_all_in(s)
+    released = s.do(t({"type": "release_cards", "table": "1"}))
+    assert table_events(released, "1", "hand_end"), "the release awards the hand at once"
+    counted = events(released, "hand_counted")
+    assert [(e["table"], e["stacks"][2]) for e in counted] == [("1", 0)]
+    assert [e["player"] for e in events(released, "eliminated")] == ["a2"]
+    assert events(released, "hand_for_hand_hand")[0]["hand"] == 1, "over at every table"
+    assert table_events(s.hand("2", {}, [1]), "2", "hand_start"), "the next hand starts"
+    assert s.replay.state.players["a2"].status == "eliminated"
+    assert conserved(s.replay)
+
+
+def test_rule_rp_8_f_an_all_in_still_held_when_hand_for_hand_ends_is_counted_too() -> None:
+    """The floor ends hand-for-hand while table 1's all-in and call on the river waits: the
+    cards are turned up and the hand awarded, and the tournament counts that hand end (seat 2
+    out, the table's next hand dealt with the four left)."""
+    s = _clocked()
+    s.do(t({"type": "hand_for_hand"}, at=300_000))
+    _river_all_in(s)
+    ended = s.do(t({"type": "hand_for_hand", "on": False}, at=310_000))
+    assert table_events(ended, "1", "hand_end")
+    assert [e["table"] for e in events(ended, "hand_counted")] == ["1"]
+    assert [e["player"] for e in events(ended, "eliminated")] == ["a2"]
+    nxt = table_events(s.hand("1", {}, [1]), "1", "hand_start")[0]
+    assert 2 not in nxt["dealt"] and len(nxt["dealt"]) == 4
+    assert conserved(s.replay)
