@@ -392,7 +392,9 @@ class Tournaments:
             expected[origin.table] = origin.seq
             lines += [TableLine(origin.table, e) for e in origin.events]
         t_events: list[TournamentEvent] = []
-        for command in commands:
+        pending = list(commands)
+        while pending:
+            command = pending.pop(0)
             # A command that waits for tables between hands learns which are in a hand.
             for name in tournament_glue.needs(state, command) - tables.keys():
                 cached = await self._table(tournament_id, name)
@@ -413,6 +415,7 @@ class Tournaments:
                 cached = await self._table(tournament_id, name)
                 if cached is not None:
                     tables[name], expected[name] = cached.state, cached.seq
+            before, first = dict(tables), len(lines)
             try:
                 for event in events:
                     if isinstance(event, TableOpened):
@@ -428,6 +431,9 @@ class Tournaments:
                     refused.error.rule,
                 )
             t_events += events
+            # A hand the orders ended (a hand-for-hand all-in the floor released, RP-8-F) is
+            # counted like any other, in the same step and before the commands after it.
+            pending[:0] = tournament_glue.ordered_hand_ends(before, tables, lines[first:], at)
         step = self._build(
             tournament_id,
             command_id,
