@@ -85,9 +85,16 @@ def _taken(t: TournamentState, table: str, but: int = 0) -> set[int]:
 
 
 def _leaving(t: TournamentState, table: str, but: int = 0) -> set[int]:
-    """Seats of ``table`` whose players another move already takes away."""
+    """Seats of ``table`` whose players another move already takes away. A move being made
+    moves the next big blind whoever proposals not yet confirmed named (they may never be
+    made; they are read again when they are), as it takes the best seat (:func:`_taken`)."""
     tab = t.tables[table]
-    players = {p.player for k, p in t.proposals.items() if k != but and p.from_table == table}
+    making = t.proposals.get(but)
+    players = {
+        p.player
+        for k, p in t.proposals.items()
+        if k != but and p.from_table == table and (p.confirmed or not (making and making.confirmed))
+    }
     return {seat for seat, who in tab.occupied.items() if who in players}
 
 

@@ -147,6 +147,23 @@ def test_rule_12_a_never_the_seat_the_button_moves_to_the_move_waits_for_a_worse
     assert conserved(s.replay)
 
 
+def test_rule_12_a_of_two_moves_from_a_table_the_one_made_first_moves_the_next_big_blind() -> None:
+    """Table 1 (9 players) and table 2 (5) need two moves: the next big blind at table 1 (seat
+    4) and the one after him (seat 5) are proposed. The floor confirms the second proposal
+    first: it is made at once, and the player it moves is read again from the table - the next
+    big blind, seat 4, since the other proposal is not confirmed and may never be made. So
+    table 1's next big blind is seat 5: nobody there skips it (12-A)."""
+    s = _two_tables(list(range(1, 10)), [1, 2, 3, 5, 7])
+    lines = s.hand("1", {}, [1])
+    proposals = {p["proposal"]: p for p in events(lines, "move_proposed")}
+    assert sorted(p["from_seat"] for p in proposals.values()) == [4, 5]
+    second = next(n for n, p in proposals.items() if p["from_seat"] == 5)
+    moved = events(s.do(t({"type": "confirm_move", "proposal": second})), "moved")
+    assert [(m["player"], m["from_seat"]) for m in moved] == [("a4", 4)]
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 5
+    assert conserved(s.replay)
+
+
 def test_rule_12_a_a_move_waits_for_both_tables_to_be_between_hands() -> None:
     """Confirmed while table 2 is in a hand: both tables are held (table 1 cannot start a hand
     and says why), and the move is made in the step of table 2's hand end, the player and the
