@@ -204,7 +204,8 @@ def _no_big_blind_missed_or_doubled(lines: list[Any]) -> None:
     """12-A, from the tables' hand starts: a player moved by balancing did not post the big
     blind in the last hand before the move (he was the next to), and at the new table his
     first blind is the big blind — he neither pays it twice nor rides the button and the small
-    blind before paying it (heads-up hands, where the button is the small blind, aside). When
+    blind before paying it (heads-up hands, where the button is the small blind, aside, and a
+    table's first hand, dealt from its button: not judged). When
     several players arrive at one table between two of its hands only one of them can have the
     worst position: the check is for a player who arrived alone, to a table with a choice of
     seats (not its last free one)."""
@@ -224,8 +225,13 @@ def _no_big_blind_missed_or_doubled(lines: list[Any]) -> None:
             before = [r for _, r, _ in hands[(since[-1] + 1 if since else 0) : i]]
             if before:
                 assert before[-1] != "bb", f"{who} posted the big blind just before the move"
-            for _, after, _ in hands[i + 1 :]:
+            for _, after, number in hands[i + 1 :]:
                 if after.startswith("moved") or after == "heads_up":
+                    break
+                if after == "button" and number == 1:
+                    # A table's first hand deals from its button: with every other free seat
+                    # posting its first small blind, the button's seat is the one a newcomer
+                    # posts the big blind from soonest (positions._first_hand_worst). Not judged.
                     break
                 if after in ("bb", "sb", "button"):
                     assert after == "bb", f"{who} got {after} before the big blind: {hands}"
