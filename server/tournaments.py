@@ -29,7 +29,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from protocol import Clock as ClockCommand
 from protocol import ErrorEvent, Event, HandEnd
 from protocol.tournament import (
+    ChipsMiscounted,
     ColorUp,
+    HandCounted,
     Reenter,
     Register,
     SeatPlayer,
@@ -116,6 +118,12 @@ class Tournaments:
         self.structures: dict[str, float] = {}
         """Tournaments known to have a structure (``inf``) or not (until when, monotonic)."""
         self.names: dict[str, str] = {}
+        self.shot_clocks: dict[str, ShotClock | None] = {}
+        """Each tournament's shot clock (RP-28), from its structure, which never changes: asked
+        at every table command, it must not wait for the tournament to be read."""
+        self.loading: dict[str, asyncio.Future[Known | None]] = {}
+        """The read of a tournament under way: whoever needs it meanwhile waits for that one
+        (a dropped copy asked for by 500 tables' commands at once was read 500 times)."""
         self.locks: dict[str, asyncio.Lock] = {}
         """One step of a tournament at a time in this instance: its own steps never race each
         other for the tournament's log (only another instance's can)."""
@@ -136,10 +144,38 @@ class Tournaments:
 
     async def shot_clock(self, tournament_id: str) -> ShotClock | None:
         """The structure's shot clock (RP-28), if it has one."""
+        if tournament_id in self.shot_clocks:
+            return self.shot_clocks[tournament_id]
         known = await self.current(tournament_id)
         return known.state.structure.shot_clock if known is not None else None
 
     async def load(self, tournament_id: str) -> Known | None:
+        """The tournament as committed in Redis, read once for every caller waiting on it."""
+        flight = self.loading.get(tournament_id)
+        if flight is None:
+            flight = asyncio.ensure_future(self._install(tournament_id))
+            self.loading[tournament_id] = flight
+            flight.add_done_callback(lambda done: self._landed(tournament_id, done))
+        return await asyncio.shield(flight)
+
+    def _landed(self, tournament_id: str, flight: asyncio.Future[Known | None]) -> None:
+        if self.loading.get(tournament_id) is flight:
+            del self.loading[tournament_id]
+        if not flight.cancelled():
+            flight.exception()  # retrieved: each waiter has its own failure to handle
+
+    async def _install(self, tournament_id: str) -> Known | None:
+        known = await self._read(tournament_id)
+        if known is None:
+            return None
+        self.shot_clocks[tournament_id] = known.state.structure.shot_clock
+        held = self.known.get(tournament_id)
+        if held is None or held.seq <= known.seq:  # not over a copy a later commit left
+            self.known[tournament_id] = known
+        return known
+
+    async def _read(self, tournament_id: str) -> Known | None:
+        """The tournament as committed in Redis: its snapshot and the events after it."""
         stored = await self.store.load(tournament_id)
         if stored is None:
             return None
@@ -152,8 +188,7 @@ class Tournaments:
             for entry in page[0]:
                 tournament.evolve(state, decode_tournament_event(entry.event))
                 seq = entry.seq
-        known = self.known[tournament_id] = Known(seq, state, stored.snap_seq)
-        return known
+        return Known(seq, state, stored.snap_seq)
 
     async def _refresh(self, tournament_id: str, known: Known) -> None:
         """Another instance moved the tournament on: read only the events after ``known``
@@ -191,12 +226,16 @@ class Tournaments:
     async def snapshot_message(
         self, tournament_id: str, public: bool = True
     ) -> tuple[int, bytes] | None:
-        known = await self.load(tournament_id)
-        if known is None:
-            return None
+        """The tournament as committed. The copy kept is used unless a step is under way (it
+        changes that copy in place before it commits); then it is read from Redis."""
         name = self.names.get(tournament_id)
         if name is None:
             name = self.names[tournament_id] = await self.store.name(tournament_id)
+        known = self.known.get(tournament_id)
+        if known is None or self._lock(tournament_id).locked():
+            known = await self._read(tournament_id)
+        if known is None:
+            return None
         view = tournament_view(known.state, name, now_ms(), public)
         return known.seq, encoder.encode(TournamentSnapshot(tournament_id, known.seq, view))
 
@@ -223,6 +262,7 @@ class Tournaments:
             self.names[tournament_id] = name
             self.structures[tournament_id] = math.inf
             self.known[tournament_id] = Known(0, state, 0)
+            self.shot_clocks[tournament_id] = structure.shot_clock
         return created
 
     # --- steps -------------------------------------------------------------------------
@@ -466,15 +506,21 @@ class Tournaments:
             self.known.pop(tournament_id, None)
             return Applied(committed.seq, duplicate=True)
         if origin is not None:
-            self._count(tournament_id, state, origin.table)
+            self._count(tournament_id, t_events, origin.table)
         return self._committed(tournament_id, known, state, step, tables, committed.seq)
 
     @staticmethod
-    def _count(tournament_id: str, state: TournamentState, table: str) -> None:
+    def _count(tournament_id: str, events: list[TournamentEvent], table: str) -> None:
         """At a hand boundary the tables' stacks add up to the chips in play, to the chip: the
         difference is a metric, and a miscount an error in the log (the floor sees the
-        ``chips_miscounted`` event the hand end recorded)."""
-        difference = tournament.counted_chips(state) - tournament.chips_in_play(state)
+        ``chips_miscounted`` event the hand end recorded). The engine counted at the hand end;
+        its event, or its silence, says the difference (a count is a pass over every player)."""
+        difference = 0
+        for event in events:  # the last hand end's count
+            if isinstance(event, HandCounted):
+                difference = 0
+            elif isinstance(event, ChipsMiscounted):
+                difference = event.counted - event.in_play
         metrics.CHIPS_DIFFERENCE.labels(tournament_id).set(difference)
         if difference:
             log.error(

@@ -93,16 +93,19 @@ def _pool_tables(t: TournamentState) -> tuple[list[tuple[str, int]], dict[str, s
     for table, seat in t.reserved():
         promised.setdefault(table, set()).add(seat)
     breaking = t.breaking()
-    taken = {
-        table: len(tab.occupied) + len(promised.get(table, set()) - tab.occupied.keys())
-        for table, tab in t.tables.items()
-        if not tab.broken and table not in breaking
-    }
-    open_ = [table for table, n in taken.items() if n < t.tables[table].seats]
+    open_: dict[str, int] = {}  # each open table's seats taken, promised ones counted
+    for table, tab in t.tables.items():
+        if tab.broken or table in breaking:
+            continue
+        taken = len(tab.occupied)
+        if table in promised:
+            taken += len(promised[table] - tab.occupied.keys())
+        if taken < tab.seats:
+            open_[table] = taken
     if t.structure.seating == "even" and open_:
-        fewest = min(taken[table] for table in open_)
-        open_ = [table for table in open_ if taken[table] == fewest]
-    return [(table, t.tables[table].seats - taken[table]) for table in open_], promised
+        fewest = min(open_.values())
+        open_ = {table: n for table, n in open_.items() if n == fewest}
+    return [(table, t.tables[table].seats - n) for table, n in open_.items()], promised
 
 
 def _free(t: TournamentState, table: str, promised: dict[str, set[int]]) -> list[int]:
