@@ -518,6 +518,23 @@ def registrations(
     )
 
 
+def room_rate(args: argparse.Namespace, run: Run) -> tuple[float, float]:
+    """When the room could first make the target rate (a worker's sample had enough tables
+    with 2+ players, at the fastest a table may go, for its share), and the commands/s
+    acknowledged from then to the end. A tournament fills as players register: with even
+    seating a table has its second player only once every table has its first."""
+    r = run.records
+    needed = args.rate / args.table_max_rate / args.workers
+    ready = [t for t, n2 in zip(r.smp_t, r.smp_two, strict=True) if n2 >= needed]
+    start = max(run.begin, min(ready, default=run.end))
+    acked = sum(
+        1
+        for t, seq in zip(r.cmd_t, r.cmd_ack_seq, strict=True)
+        if start <= t <= run.end and seq > 0
+    )
+    return start, acked / max(1e-9, run.end - start)
+
+
 def playing(
     r: Records, begin: float, slice_s: float, workers: int
 ) -> dict[int, tuple[float, float]]:
@@ -583,6 +600,7 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
     regs = registrations(r, run.begin, run.end, args.floors, args.slice)
     reg_rate = regs.registered / max(1e-9, run.end - run.t0)
     cmd_rate = cmds.acked / max(1e-9, span)
+    steady_from, steady_rate = room_rate(args, run)
     cores = os.cpu_count() or 1
     print()
     print(
@@ -592,7 +610,7 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
     )
     print(
         f"   {cores} cores (load average before: {load}); redis-server {version} (AOF,"
-        f" appendfsync always); permessage-deflate {'off' if args.no_compression else 'on'};"
+        f" appendfsync {args.fsync}); permessage-deflate {'off' if args.no_compression else 'on'};"
         f" clients: {args.workers} dealer/floor processes and 1 admin process"
         f" ({args.admins} connections), on the same cores"
     )
@@ -634,6 +652,11 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
         f" the window, {cmds.acked:,} applied; {r.missed:,} arrivals found no table ready;"
         f" delivered {100 * cmds.deliveries / max(1, cmds.acked * (args.floors + 1)):.2f}%"
     )
+    print(
+        f"  {steady_rate:.0f} commands/s from +{steady_from - run.begin:.1f} s, once"
+        f" {args.rate / args.table_max_rate:.0f} tables had 2+ players ({args.rate:g}/s at"
+        f" {args.table_max_rate:g}/s a table; before, the room had too few players to make it)"
+    )
     print(f"  {'latency, ms':34} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
     print(line("each (command, subscriber)", cmds.latency))
     print(line(f"all {args.floors + 1} subscribers", cmds.worst))
@@ -659,7 +682,8 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
     tables = playing(r, run.begin, args.slice, args.workers)
     print(
         f"over time ({args.slice:g} s slices from the counted start): registration p99 ms"
-        " (mean attempts) | table-command p99 ms | tables with 2+ players / in a hand"
+        " (mean attempts) | table-command p99 ms (commands/s) | tables with 2+ players / in a"
+        " hand"
     )
     for k in sorted(set(regs.by_slice) | set(cmds.by_slice)):
         if k < 0:
@@ -670,7 +694,8 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
         two, hand = tables.get(k, (math.nan, math.nan))
         print(
             f"  +{int(k * args.slice):4d} s  {ms(percentile(rv, 0.99))}"
-            f" ({sum(ra) / max(1, len(ra)):5.2f}) | {ms(percentile(cv, 0.99))} |"
+            f" ({sum(ra) / max(1, len(ra)):5.2f}) | {ms(percentile(cv, 0.99))}"
+            f" ({len(cv) / (args.floors + 1) / args.slice:4.0f}) |"
             f" {two:5.0f} / {hand:5.0f}"
         )
     print()
@@ -738,10 +763,11 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
         f" {regs.registered:,}/{regs.total:,} registered — {'MET' if reg_ok else 'MISSED'}"
     )
     cmd_p99 = 1000 * percentile(cmds.latency, 0.99)
-    cmd_ok = cmd_p99 < GOAL_MS and cmd_rate >= 0.95 * args.rate
+    cmd_ok = cmd_p99 < GOAL_MS and steady_rate >= 0.95 * args.rate
     print(
         f"  table commands p99 < {GOAL_MS:g} ms at {args.rate:g}/s beside it: p99 {cmd_p99:.1f} ms"
-        f" at {cmd_rate:.0f}/s — {'MET' if cmd_ok else 'MISSED'}"
+        f" at {steady_rate:.0f}/s once the room could make it ({cmd_rate:.0f}/s over the whole"
+        f" window) — {'MET' if cmd_ok else 'MISSED'}"
     )
     return {
         "registrations_per_s": reg_rate,
@@ -753,6 +779,7 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
         "registration_applied_p99_ms": 1000 * percentile(regs.applied, 0.99),
         "registration_attempts_mean": sum(tries) / max(1, len(tries)),
         "commands_per_s": cmd_rate,
+        "commands_per_s_once_playing": steady_rate,
         "command_p50_ms": 1000 * percentile(cmds.latency, 0.5),
         "command_p95_ms": 1000 * percentile(cmds.latency, 0.95),
         "command_p99_ms": cmd_p99,
@@ -770,7 +797,7 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
 async def orchestrate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     files = 4 * args.tables + 1000
-    with scratch("tablewire-tournament-", args.keep, files) as (workdir, redis):
+    with scratch("tablewire-tournament-", args.keep, files, args.fsync) as (workdir, redis):
         import redis as redis_lib
 
         client = redis_lib.Redis.from_url(redis.url)
@@ -835,6 +862,13 @@ def main() -> None:
         "--wait-quiet", type=float, default=0.0, help="wait up to this long for an idle machine"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument(
+        "--fsync",
+        choices=["always", "everysec"],
+        default="always",
+        help="redis-server's appendfsync (always, as the service runs; everysec takes the"
+        " disk's fsyncs out of the acknowledgement path, to see the server's own share)",
+    )
     parser.add_argument(
         "--profile", type=float, default=0.0, help="py-spy the server for this many s (0: no)"
     )

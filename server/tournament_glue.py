@@ -133,7 +133,7 @@ def touched(state: TournamentState, events: list[TournamentEvent]) -> set[str]:
                 found |= set(event.tables)
             case FinalTableDrawn():
                 found |= {event.table, *(table for table, _ in event.came_from.values())}
-    return found & set(state.tables)
+    return {name for name in found if name in state.tables}
 
 
 def needs(state: TournamentState, command: TournamentCommand) -> set[str]:

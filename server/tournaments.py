@@ -61,7 +61,10 @@ ATTEMPTS = 8
 NOT_KNOWN_FOR = 5.0
 """Seconds a tournament found without a structure is taken to have none."""
 SNAPSHOT_EVERY = 100
-"""The tournament's snapshot is rewritten every this many events; a load replays the rest."""
+"""The tournament's snapshot is rewritten every this many events at least, and every tenth of
+its players' number past 1,000 (a snapshot of 5,000 players is most of a megabyte to encode,
+send, append and fsync; replaying 500 events on a load costs a few milliseconds); a load
+replays the rest."""
 _state_decoder = msgspec.msgpack.Decoder(TournamentState)
 _structure_decoder = msgspec.json.Decoder(Structure)
 _packer = msgspec.msgpack.Encoder()
@@ -226,13 +229,15 @@ class Tournaments:
     async def snapshot_message(
         self, tournament_id: str, public: bool = True
     ) -> tuple[int, bytes] | None:
-        """The tournament as committed. The copy kept is used unless a step is under way (it
-        changes that copy in place before it commits); then it is read from Redis."""
+        """The tournament as committed now. The copy kept is used when it is the log's head and
+        no step is under way (a step changes the copy in place before it commits); else it is
+        read from Redis (another instance moved it on, or a step is changing it)."""
         name = self.names.get(tournament_id)
         if name is None:
             name = self.names[tournament_id] = await self.store.name(tournament_id)
         known = self.known.get(tournament_id)
-        if known is None or self._lock(tournament_id).locked():
+        head = await self.store.head(tournament_id)
+        if known is None or known.seq != head or self._lock(tournament_id).locked():
             known = await self._read(tournament_id)
         if known is None:
             return None
@@ -294,7 +299,7 @@ class Tournaments:
                 return Refused("unknown_tournament", f"there is no tournament {tournament_id}")
             at = now_ms()
             commands = [stamped(command, at)]
-            if isinstance(command, Register | Reenter) and tournament.pool_size(known.state):
+            if isinstance(command, Register | Reenter) and tournament.has_seat(known.state):
                 commands.append(SeatPlayer(player=command.player, draw=secrets.randbits(62)))
             result = await self._step(tournament_id, command_id, known, commands, at)
             if isinstance(result, Refused) and result.code != "unknown_outcome":
@@ -549,7 +554,7 @@ class Tournaments:
         blobs = [_json.encode(e) for e in t_events]
         last = known.seq + len(blobs)
         snap = b""
-        if blobs and last - known.snap_seq >= SNAPSHOT_EVERY:
+        if blobs and last - known.snap_seq >= max(SNAPSHOT_EVERY, len(state.players) // 10):
             snap = _packer.encode(state)
         now = clock_view(state)
         clock = now if now != clock_before else None

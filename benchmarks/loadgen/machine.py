@@ -209,14 +209,17 @@ def _short(frame: str) -> str:
 
 
 @contextlib.contextmanager
-def scratch(prefix: str, keep: bool, files: int) -> Iterator[tuple[Path, EmbeddedRedis]]:
+def scratch(
+    prefix: str, keep: bool, files: int, fsync: str = "always"
+) -> Iterator[tuple[Path, EmbeddedRedis]]:
     """A run's temporary directory with a real ``redis-server`` started in it (AOF,
-    ``appendfsync always``, as the service runs), and room for ``files`` open files (a socket
-    per station); afterwards Redis is stopped and the directory removed, unless ``keep``."""
+    ``appendfsync always`` as the service runs, unless ``fsync`` says otherwise), and room for
+    ``files`` open files (a socket per station); afterwards Redis is stopped and the directory
+    removed, unless ``keep``."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, files)), hard))
     workdir = Path(tempfile.mkdtemp(prefix=prefix))
-    redis = EmbeddedRedis(workdir / "redis", fsync="always")
+    redis = EmbeddedRedis(workdir / "redis", fsync=fsync)
     try:
         redis.start()
         yield workdir, redis

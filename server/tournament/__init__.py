@@ -76,7 +76,7 @@ from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.floor import action_seconds
 from server.tournament.payouts import payout_table, prize_pool
-from server.tournament.registration import pool, pool_size
+from server.tournament.registration import has_seat, pool, pool_size
 from server.tournament.state import Player, TournamentState, new_state
 
 __all__ = [
@@ -89,6 +89,7 @@ __all__ = [
     "chips_in_play",
     "counted_chips",
     "evolve",
+    "has_seat",
     "hold",
     "level_in_force",
     "may_start_hand",

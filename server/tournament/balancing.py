@@ -322,19 +322,21 @@ def check_stop(t: TournamentState, table: str, emit: Emit) -> None:
     tab = t.tables.get(table)
     if not short or tab is None or tab.broken or tab.stopped or tab.waived:
         return
-    found = {name: len(x.occupied) for name, x in t.in_play().items()}
-    fullest = max(found.values(), default=0)
-    behind = fullest - found.get(table, 0)
-    if behind < short or not positions.blinds_affected(tab) or len(tab.occupied) < 2:
+    if len(tab.occupied) < 2 or not positions.blinds_affected(tab):
+        return  # asked first: the fullest table is a pass over every table
+    players = len(tab.occupied)
+    fullest = max((len(x.occupied) for x in t.tables.values() if not x.broken), default=0)
+    behind = fullest - players
+    if behind < short:
         return
     reason = (
-        f"{found[table]} players, {behind} short of the fullest table ({fullest}); the big blind "
+        f"{players} players, {behind} short of the fullest table ({fullest}); the big blind "
         "would fall on an empty seat"
     )
     emit(
         PlayStopped(
             table=table,
-            players=found[table],
+            players=players,
             fullest=fullest,
             short=behind,
             reason=reason,
@@ -354,6 +356,8 @@ def check_stop(t: TournamentState, table: str, emit: Emit) -> None:
 
 def review_stoppages(t: TournamentState, emit: Emit) -> None:
     """A stopped (or waived) table no longer short enough plays on normally (12-D)."""
+    if not any(tab.stopped or tab.waived for tab in t.tables.values()):
+        return
     found = {name: len(x.occupied) for name, x in t.in_play().items()}
     fullest = max(found.values(), default=0)
     for name, tab in t.tables.items():

@@ -29,14 +29,26 @@ from server.tournament.state import TournamentState
 def chips_in_play(t: TournamentState) -> int:
     """Entries x the starting stack, plus rebuys and add-ons, minus chips out of play. An entry
     not yet seated has no chips on a table yet: they come into play with the seat (7)."""
+    return chip_count(t)[1]
+
+
+def chip_count(t: TournamentState) -> tuple[int, int]:
+    """The tables' stacks (:func:`server.tournament.eliminations.counted_chips`) and the chips
+    in play, in one pass over the players: a hand end asks for both, with 5,000 players."""
+    counted = waiting = 0
+    for p in t.players.values():
+        if p.status == "seated":
+            counted += p.stack
+        elif p.status == "registered":
+            waiting += 1
     s = t.structure
-    waiting = sum(1 for p in t.players.values() if p.status == "registered")
-    return (
+    in_play = (
         (t.entries - waiting) * s.starting_stack
         + t.rebuys * s.rebuy_stack
         + t.add_ons * s.add_on_stack
         - t.removed
     )
+    return counted, in_play
 
 
 def _level(t: TournamentState) -> int:

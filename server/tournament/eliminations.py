@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from protocol.tournament import BountyWon, ChipsMiscounted, Eliminated, HandCounted, HandEnded
 from server.tournament import between, clock, words
-from server.tournament.chips import chips_in_play
+from server.tournament.chips import chip_count
 from server.tournament.errors import TournamentIllegal
 from server.tournament.moves import Emit
 from server.tournament.places import champion, rank
@@ -58,7 +58,7 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
     )
     if cmd.busted:
         _out(t, cmd, emit)
-    counted, in_play = counted_chips(t), chips_in_play(t)
+    counted, in_play = chip_count(t)
     if counted != in_play:
         emit(
             ChipsMiscounted(

@@ -71,6 +71,22 @@ def pool_size(t: TournamentState) -> int:
     return sum(n for _, n in _pool_tables(t)[0])
 
 
+def has_seat(t: TournamentState) -> bool:
+    """Whether the pool has a seat, found at the first open table (a new entry is seated at
+    once, or waits: 9-A); the pool's size would count all 500."""
+    reserved = t.reserved()
+    breaking = t.breaking()
+    for table, tab in t.tables.items():
+        if tab.broken or table in breaking:
+            continue
+        taken = len(tab.occupied)
+        if reserved:
+            taken += sum(1 for at, seat in reserved if at == table and seat not in tab.occupied)
+        if taken < tab.seats:
+            return True
+    return False
+
+
 def drawn_seat(t: TournamentState, draw: int) -> tuple[str, int, int] | None:
     """The seat ``draw`` picks from the pool — its ``draw mod size``-th seat — and the pool's
     size, without listing every seat of it (500 tables); None when the pool is empty."""
@@ -176,7 +192,7 @@ def _entry(
     kind = (
         "re-entry" if reentry else "alternate" if alternate else "late registration" if late else ""
     )
-    if late and not pool_size(t):
+    if late and not has_seat(t):
         # 9-A: a late entry buys a full stack and a random seat; with no seat free it would be
         # in the tournament at no table (counted among the players left, never dealt in).
         raise TournamentIllegal(

@@ -186,7 +186,8 @@ class TournamentState(msgspec.Struct, gc=False):
     """The game is stud: each table's button is frozen where the next hold'em hand has it (12-B)."""
 
     def clone(self) -> TournamentState:
-        """A copy ``evolve`` may change: containers are replaced there, never mutated."""
+        """A copy ``evolve`` may change: the players, the tables and the clock are copied (it
+        changes them in place); every other container it replaces, never changes."""
         return msgspec.structs.replace(
             self,
             players={k: msgspec.structs.replace(p) for k, p in self.players.items()},

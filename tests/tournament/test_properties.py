@@ -27,7 +27,7 @@ from protocol.tournament import (
     TournamentError,
     Unregistered,
 )
-from server.tournament import pool, pool_size, rebuild
+from server.tournament import has_seat, pool, pool_size, rebuild
 from server.tournament.breaks import free_count, free_seats
 from server.tournament_replay import TableLine
 from tests.tournament.support import Session, conserved, structure, t, table
@@ -81,6 +81,7 @@ def _check(s: Session) -> None:
     for tid in state.tables:  # the counts read at every hand end, against the seats listed
         assert free_count(state, tid) == sum(len(x) for x in free_seats(state, tid).values())
     assert pool_size(state) == len(pool(state))
+    assert has_seat(state) == bool(pool(state))
 
 
 def _play(s: Session, data: st.DataObject, now: int) -> None:
