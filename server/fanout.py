@@ -313,6 +313,9 @@ class Fanout:
             for station in self.by_tournament.get(pub.tournament, set()):
                 station.new_table(key)
             return
+        last = self.last_seq.get(key)
+        if last is not None and pub.seq + len(pub.events) - 1 <= last:
+            return  # delivered already (this instance's own commit, at once)
         clock = encoder.encode(pub.clock) if pub.clock is not None else None
         await self.accept(
             Frame(pub.tournament, pub.table, pub.seq, [bytes(e) for e in pub.events], pub.at, clock)

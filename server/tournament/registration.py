@@ -109,19 +109,21 @@ def _pool_tables(t: TournamentState) -> tuple[list[tuple[str, int]], dict[str, s
     for table, seat in t.reserved():
         promised.setdefault(table, set()).add(seat)
     breaking = t.breaking()
-    open_: dict[str, int] = {}  # each open table's seats taken, promised ones counted
+    even = t.structure.seating == "even"
+    fewest = -1  # even seating: the fewest seats taken at an open table so far
+    found: list[tuple[str, int]] = []
     for table, tab in t.tables.items():
         if tab.broken or table in breaking:
             continue
         taken = len(tab.occupied)
         if table in promised:
             taken += len(promised[table] - tab.occupied.keys())
-        if taken < tab.seats:
-            open_[table] = taken
-    if t.structure.seating == "even" and open_:
-        fewest = min(open_.values())
-        open_ = {table: n for table, n in open_.items() if n == fewest}
-    return [(table, t.tables[table].seats - n) for table, n in open_.items()], promised
+        if taken >= tab.seats or (even and 0 <= fewest < taken):
+            continue
+        if even and taken != fewest:
+            fewest, found = taken, []
+        found.append((table, tab.seats - taken))
+    return found, promised
 
 
 def _free(t: TournamentState, table: str, promised: dict[str, set[int]]) -> list[int]:
