@@ -43,6 +43,7 @@ from protocol.codec import decode_event
 from protocol.tournament import (
     BreakTable,
     ConfirmMove,
+    MovePlayer,
     OpenTable,
     Register,
     StartClock,
@@ -71,6 +72,10 @@ BREAK_GONE = ["p0", "p1", "p9", "p10"]
 BALANCE_LAYOUT = [("1", 7, 7), ("2", 9, 3)]
 """Table 1 full with 7, table 2 with 3: more than one apart, so table 1's first hand end
 proposes moves from table 1 to table 2 (12-A)."""
+BALANCE_SEATS = {2, 3, 4}
+"""Where table 2's three sit (moved there, 8): the draw may seat them where no move can go yet
+— at 1, 8 and 9 with the button at 1, every empty seat would post the first small blind (12-A
+gives no move until that table has dealt)."""
 
 
 # --- setting tournaments up ---------------------------------------------------------------------
@@ -140,6 +145,16 @@ async def balance_tournament(connect: Any, server: ServerProcess, aredis: Any, t
     """Table 1 (7) and table 2 (3); table 1 plays a hand, whose end proposes the moves. The
     number of the first proposal, from table 1 to table 2."""
     await open_tournament(connect, server, tid, BALANCE_LAYOUT, [])
+    seated = {
+        e["player"]: e["seat"]
+        for e in await tournament_log(aredis, tid)
+        if e.get("table") == "2" and e["type"] == "seated"
+    }
+    free = sorted(BALANCE_SEATS - set(seated.values()))
+    admin = await connect(server, "admin", tournament=tid)
+    for who, seat in seated.items():
+        if seat not in BALANCE_SEATS:
+            await admin.tournament_command(tid, MovePlayer(player=who, table="2", seat=free.pop()))
     dealer = await connect(server, "floor", tournament=tid)
     await start_hand(dealer, aredis, tid, "1")
     await dealer.command(tid, "1", await fold_to_the_last(dealer, aredis, tid, "1"))
@@ -472,8 +487,9 @@ def _break_made(seen: Held, once: bool) -> None:
 
 
 def _move_made(seen: Held, proposal: int, once: bool) -> None:
-    """One player moved from table 1 to table 2 by the proposal (12-A), or nobody moved."""
-    moved = [e for e in seen.log if e["type"] == "moved"]
+    """One player moved from table 1 to table 2 by the proposal (12-A), or nobody moved (the
+    set-up's moves to ``BALANCE_SEATS`` have no proposal)."""
+    moved = proposed_moves(seen.log)
     assert [(e["proposal"], e["from_table"], e["table"]) for e in moved] == (
         [(proposal, "1", "2")] if once else []
     )
@@ -523,7 +539,7 @@ async def test_kill_9_while_a_move_and_a_break_wait_for_a_hand_then_at_the_hand_
         seen = await held(aredis, tid)
         kinds = [e["type"] for e in seen.log]
         assert kinds.count(waiting) == 1 and kinds.count("tables_held") == 1
-        assert "moved" not in kinds and "table_broken" not in kinds
+        assert not proposed_moves(seen.log) and "table_broken" not in kinds
         await fresh_subscription_agrees(connect, server, tid, seen)
         floor = await connect(server, "floor", tournament=tid)
         ack = await floor.tournament_command(tid, command, "confirm" if tid == moving else "break")
@@ -545,7 +561,7 @@ async def test_kill_9_while_a_move_and_a_break_wait_for_a_hand_then_at_the_hand_
     assert not await applied(aredis, moving, "1", "last-fold")
     seen = await held(aredis, moving)
     assert seen.tables["1"].snap.phase != "idle", "the hand end never ran"
-    assert "moved" not in [e["type"] for e in seen.log]
+    assert not proposed_moves(seen.log)
     await fresh_subscription_agrees(connect, server, moving, seen)
     dealer = await connect(server, "floor", tournament=moving)
     ack = await dealer.command(moving, "1", last, "last-fold")
@@ -579,6 +595,11 @@ async def test_kill_9_while_a_move_and_a_break_wait_for_a_hand_then_at_the_hand_
     assert (
         kinds.count("tables_released") == 1 and kinds.count("hand_counted") == 1
     )  # table 3's hand, once
+
+
+def proposed_moves(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The balancing moves made (12-A); not the set-up's moves to ``BALANCE_SEATS``."""
+    return [e for e in log if e["type"] == "moved" and e.get("proposal")]
 
 
 def _waited_move_made(seen: Held, proposal: int) -> Held:

@@ -101,6 +101,19 @@ def test_rule_12_a_before_a_tables_first_hand_the_first_small_blind_is_never_the
     assert conserved(s.replay)
 
 
+def test_rule_12_a_no_move_to_a_table_yet_to_deal_where_every_seat_posts_the_small_blind() -> None:
+    """Table 2 has not dealt: button seat 1, players on 1, 8 and 9. A newcomer on any empty
+    seat (2 to 7) would be the first player after the button: the first small blind, never the
+    worst position (12-A). So no move is proposed until table 2 has dealt; then its next big
+    blind's seat decides. The other side: players on 1, 2 and 9 leave seats 3 to 8 after the
+    first small blind (2), and the move goes to 3, the first big blind's."""
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 8, 9])
+    assert not events(s.hand("1", {}, [1]), "move_proposed")
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 9])
+    proposal = events(s.hand("1", {}, [1]), "move_proposed")[0]
+    assert (proposal["table"], proposal["seat"]) == ("2", 3)
+
+
 def test_rule_12_a_never_the_small_blind_and_the_single_big_blind_counts() -> None:
     """Table 2's big blind (seat 3) busts: the next hand's small blind is dead on seat 3. The
     worst position is then seat 4 — it takes a single big blind, the small blind dead — and
