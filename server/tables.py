@@ -139,6 +139,11 @@ class Tables:
         """The table as stored now (fresh from Redis)."""
         return await self._load((tournament, table))
 
+    def lock(self, tournament: str, table: str) -> asyncio.Lock:
+        """The table's lock: one command of this instance at a time on it (a tournament step
+        that rules on the table's phase takes it too)."""
+        return self.locks.setdefault((tournament, table), asyncio.Lock())
+
     async def apply(
         self,
         tournament: str,
@@ -148,8 +153,7 @@ class Tables:
         after: int | None = None,
     ) -> Applied | Refused:
         key = (tournament, table)
-        lock = self.locks.setdefault(key, asyncio.Lock())
-        async with lock, self.slots:
+        async with self.lock(tournament, table), self.slots:
             try:
                 return await self._apply(key, command_id, command, after)
             except (RedisConnectionError, RedisTimeoutError):

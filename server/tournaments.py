@@ -16,6 +16,7 @@ registration, so the draw is recorded in the event and a replay seats everyone t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
@@ -287,8 +288,19 @@ class Tournaments:
     async def _command(
         self, tournament_id: str, command_id: str, command: TournamentCommand
     ) -> Applied | Refused:
-        async with self._lock(tournament_id):
-            return await self._command_locked(tournament_id, command_id, command)
+        """A command that rules on the tables' phases (a break, the final table, hand-for-hand,
+        a move: ``tournament_glue.needs``) holds those tables first, as a table command does,
+        so that none of this instance's table commands moves one on between the step's read
+        and its commit. Without it a hand-for-hand announced in a busy room lost the race to
+        some table eight times running and was refused ``busy``, again and again. The tables
+        are taken before the tournament, in name order, the order a hand end takes them."""
+        known = self.known.get(tournament_id)
+        needed = tournament_glue.needs(known.state, command) if known is not None else set()
+        async with contextlib.AsyncExitStack() as held:
+            for name in sorted(needed):
+                await held.enter_async_context(self.tables.lock(tournament_id, name))
+            async with self._lock(tournament_id):
+                return await self._command_locked(tournament_id, command_id, command)
 
     async def _command_locked(
         self, tournament_id: str, command_id: str, command: TournamentCommand
