@@ -12,6 +12,7 @@ import contextlib
 import json
 import signal
 import socket
+import subprocess
 import time
 from typing import Any
 
@@ -46,7 +47,7 @@ from tests.service.bots import (
     setup_tables,
     wait_status,
 )
-from tests.service.conftest import token
+from tests.service.conftest import ServerProcess, token
 
 T = "main"
 CONFIG = deep_config(seats=6)
@@ -718,7 +719,7 @@ async def test_sigterm_with_commands_in_flight_keeps_every_ack_and_exits_0(
         await listener_closed(server.port)
     finally:
         await aredis.execute_command("CLIENT", "UNPAUSE")
-    code = await asyncio.to_thread(server.process.wait, 15)
+    code = await exit_code(server)
     for bot in bots:
         bot.task.cancel()
     await asyncio.gather(*(bot.task for bot in bots), return_exceptions=True)
@@ -785,13 +786,25 @@ async def test_sigterm_closes_every_station_with_1001_even_one_sending_during_th
     finally:
         await aredis.execute_command("CLIENT", "UNPAUSE")
     ack = await in_flight
-    code = await asyncio.to_thread(server.process.wait, 15)
+    code = await exit_code(server)
     log = await read_table(aredis, T, "1")
     assert log.commands[ack.id] == ack.seq and code == 0
     await asyncio.wait_for(display_ws.wait_closed(), 5)
     await asyncio.wait_for(dealer_ws.wait_closed(), 5)
     print("close codes: dealer", dealer_ws.close_code, "display", display_ws.close_code)
     assert (dealer_ws.close_code, display_ws.close_code) == (1001, 1001)
+
+
+async def exit_code(server: ServerProcess, timeout: float = 15.0) -> int:
+    """The server's exit code once it has drained; if it does not exit in time, the failure
+    carries its log's tail (a CI run once waited here 15 s: the log says how far it got)."""
+    try:
+        return await asyncio.to_thread(server.process.wait, timeout)
+    except subprocess.TimeoutExpired:
+        log = (server.data_dir / f"server-{server.port}.log").read_text(errors="replace")
+        raise AssertionError(
+            f"the server did not exit in {timeout:g} s; its log:\n{log[-6000:]}"
+        ) from None
 
 
 async def poll_until(count: Any, at_least: int, timeout: float = 5.0) -> None:
