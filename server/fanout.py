@@ -16,6 +16,10 @@ message lost while the subscription was down, a Redis restart) is filled from th
 before anything newer is delivered. A liveness probe — a message this instance publishes to
 itself every couple of seconds — detects a subscription that went quiet; until it is repaired
 the instance reports itself not ready.
+
+Every index is kept both ways, so a station that subscribes, unsubscribes or leaves costs what
+it watches, and a tournament's clock what that tournament's stations are: nothing here walks
+every table or every station.
 """
 
 from __future__ import annotations
@@ -201,6 +205,8 @@ class Fanout:
         self.by_tournament: dict[str, set[Subscriber]] = defaultdict(set)
         self.watched: dict[Subscriber, set[Key | str]] = defaultdict(set)
         """What each station watches, so a station that leaves is forgotten at once."""
+        self.watched_tables: dict[str, set[Key]] = defaultdict(set)
+        """The tables of each tournament that someone watches (its clock goes to them)."""
         self.lines: dict[float, DelayLine] = {}
         self.delayed: dict[float, int] = defaultdict(int)
         """Subscribers per delay: a delay line lives while a subscriber uses it."""
@@ -222,6 +228,7 @@ class Fanout:
         else:
             self.by_table[(tournament, table)].add(station)
             self.watched[station].add((tournament, table))
+            self.watched_tables[tournament].add((tournament, table))
 
     def unwatch(self, station: Subscriber, tournament: str, table: str | None) -> None:
         """Stop one subscription of the station; the others stay."""
@@ -230,10 +237,7 @@ class Fanout:
         if watched is None or what not in watched:
             return
         watched.discard(what)
-        if isinstance(what, str):
-            self._drop(self.by_tournament, what, station)
-        else:
-            self._drop(self.by_table, what, station)
+        self._drop(what, station)
         if not watched:
             del self.watched[station]
             if station.delay:
@@ -242,20 +246,16 @@ class Fanout:
     def forget(self, station: Subscriber) -> None:
         watched = self.watched.pop(station, set())
         for what in watched:
-            if isinstance(what, str):
-                self._drop(self.by_tournament, what, station)
-            else:
-                self._drop(self.by_table, what, station)
+            self._drop(what, station)
         if watched and station.delay:
             self._line_left(station.delay)
 
-    @staticmethod
-    def _drop(index: dict[Any, set[Subscriber]], what: Any, station: Subscriber) -> None:
-        stations = index.get(what)
-        if stations is not None:
-            stations.discard(station)
-            if not stations:
-                del index[what]
+    def _drop(self, what: Key | str, station: Subscriber) -> None:
+        """``station`` no longer watches ``what``; an index left empty goes."""
+        if isinstance(what, str):
+            _discard(self.by_tournament, what, station)
+        elif _discard(self.by_table, what, station):
+            _discard(self.watched_tables, what[0], what)
 
     def _line_left(self, delay: float) -> None:
         self.delayed[delay] -= 1
@@ -379,9 +379,8 @@ class Fanout:
         now = int(time.time() * 1000)
         message = encoder.encode(Clock(msgspec.structs.replace(_clock.decode(view), now=now)))
         stations = set(self.by_tournament.get(tournament, set()))
-        for (t, _), watching in self.by_table.items():
-            if t == tournament:
-                stations |= watching
+        for key in self.watched_tables.get(tournament, set()):
+            stations |= self.by_table[key]
         for station in stations:
             station.clock(message)
 
@@ -390,3 +389,15 @@ class Fanout:
         for station in self._stations(key):
             if station.delay == delay:
                 station.offer(key, frame)
+
+
+def _discard(index: dict[Any, set[Any]], what: Any, member: Any) -> bool:
+    """Take ``member`` out of ``index[what]``; True when that left it empty (and gone)."""
+    members = index.get(what)
+    if members is None:
+        return False
+    members.discard(member)
+    if members:
+        return False
+    del index[what]
+    return True

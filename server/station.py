@@ -291,8 +291,12 @@ class Station:
         except ConnectionClosed:
             pass
         finally:
+            # Leaving costs what the station held, nothing more: its subscriptions, its
+            # catch-ups, its place among the signed-in (the WeakSet would keep it until the
+            # collector frees it, and the token sweep would go on checking it meanwhile).
             self.closing = True
             self.outbox.close()
+            self.services.sessions.live.discard(self)
             if self.following is not None:
                 self.following.stop()
 
