@@ -7,6 +7,10 @@ websocket upgrade (HTTP 503) and gives each a short time to sign in, so a flood 
 connections cannot take the descriptors real stations need. Refusals are logged at most once a
 second, with the number left out, so the flood cannot fill the log either.
 
+The ``FileBudget`` refuses websocket upgrades (HTTP 503) while the process is near its
+open-files limit, so the descriptors left keep ``/healthz``, ``/readyz`` and ``/metrics``
+answering and the refusals themselves clean.
+
 ``Sessions`` knows every signed-in station's claims and the revoked token ids. The ids live in
 Redis (``REVOKED``, a hash: id -> the Unix time it was revoked) so every instance sees them, and
 are read again every ``REFRESH`` seconds; a station whose token expired or was revoked is closed
@@ -17,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import resource
 import time
 import weakref
 from collections import Counter
@@ -27,6 +33,7 @@ from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
+from server.metrics import open_files
 from server.tokens import Claims, TokenError, expired
 
 log = logging.getLogger("tablewire.admission")
@@ -34,6 +41,83 @@ REVOKED = "tw:revoked"
 """Redis hash of revoked token ids (id -> Unix time of the revocation)."""
 REFRESH = 1.0
 """Seconds between reads of the revoked ids and checks of the signed-in tokens."""
+
+
+class Throttled:
+    """A warning said at once, then at most once every ``every`` seconds while it repeats, with
+    how many times it was not said meanwhile: a burst of refusals is a line, not a flood."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._said_at = -math.inf
+        self.unsaid = 0
+
+    def warn(self, message: str, *args: object, extra: dict[str, str]) -> None:
+        """``message`` ends with a ``%d`` for the times not said since the last line."""
+        now = time.monotonic()
+        if now - self._said_at < self.every:
+            self.unsaid += 1
+            return
+        log.warning(message, *args, self.unsaid, extra=extra)
+        self._said_at = now
+        self.unsaid = 0
+
+
+RESERVE = 64
+"""Open-file descriptors kept free at the least (``FileBudget``)."""
+MAX_BACKLOG = 1024
+
+
+def reserve_for(limit: int) -> int:
+    """Descriptors a process with this open-files limit keeps free: 1/16 of them, between
+    ``RESERVE`` and twice ``MAX_BACKLOG``."""
+    return max(RESERVE, min(limit // 16, 2 * MAX_BACKLOG))
+
+
+def backlog_for(limit: int) -> int:
+    """The listen backlog: half the reserve at most. The event loop accepts what waits in the
+    backlog in one go, before the server sees any of it; a full backlog taken at the limit
+    must still fit in the reserve."""
+    return min(MAX_BACKLOG, reserve_for(limit) // 2)
+
+
+class FileBudget:
+    """Websocket upgrades are admitted while fewer than ``limit - reserve`` descriptors are
+    open; past that each is answered 503 with the reason, and a warning is logged once per
+    burst (at once, then at most every ``LOG_EVERY`` seconds, with the number refused).
+
+    Refusing the upgrade, not letting ``accept`` fail, is the point: a process out of
+    descriptors cannot accept a health check either. At ``EMFILE`` uvloop (libuv) accepts
+    each waiting connection on a spare descriptor and closes it at once, unanswered and
+    unlogged: handshakes were refused silently and ``/readyz`` closed without an answer until
+    stations left (seen at a limit of 256: 236 displays, then every connection reset). The
+    reserve covers what must go on at the limit: health checks and scrapes, the refusals
+    themselves (each holds a descriptor until its 503 is written), the Redis connections the
+    pool has not opened yet, and a backlog taken in one go (``backlog_for``). Each check is
+    one ``stat`` (:func:`server.metrics.open_files`).
+    """
+
+    LOG_EVERY = 10.0
+
+    def __init__(self) -> None:
+        self.limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        self.reserve = reserve_for(self.limit)
+        self._warning = Throttled(self.LOG_EVERY)
+
+    def refusal(self) -> str | None:
+        """Why another websocket may not be admitted now, or None."""
+        in_use = open_files()
+        if in_use < self.limit - self.reserve:
+            return None
+        self._warning.warn(
+            "websocket refused at the open-files limit: %d of %d descriptors open, %d kept for"
+            " health checks; %d more refused since the last line",
+            in_use,
+            self.limit,
+            self.reserve,
+            extra={"code": "open_files_limit"},
+        )
+        return "the server is at its open-files limit; try again shortly"
 
 
 class Door:
@@ -46,8 +130,7 @@ class Door:
         self.waiting: dict[ServerConnection, str] = {}
         self.by_address: Counter[str] = Counter()
         self.refused = 0
-        self._logged_at = 0.0
-        self._unlogged = 0
+        self._warning = Throttled(1.0)
 
     def admit(self, connection: ServerConnection, address: str | None) -> str | None:
         """Count ``connection`` as waiting to sign in; why it may not, or None. ``address``
@@ -86,21 +169,14 @@ class Door:
             self.leave(connection)
 
     def _log_refusal(self, address: str | None) -> None:
-        now = time.monotonic()
-        if now - self._logged_at < 1.0:
-            self._unlogged += 1
-            return
-        log.warning(
+        self._warning.warn(
             "connection refused before sign-in: %d waiting (cap %d, %d per address); "
             "%d more refused since the last line",
             len(self.waiting),
             self.total,
             self.per_address,
-            self._unlogged,
             extra={"remote": address or "local", "code": "too_many_unsigned"},
         )
-        self._logged_at = now
-        self._unlogged = 0
 
 
 class Session(Protocol):

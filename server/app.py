@@ -11,7 +11,8 @@ request never walks the file system); anything else is a plain-text 400/404/405/
 traceback in the log. Every answer carries the security headers (``SECURITY_HEADERS``). A
 websocket upgrade is taken at ``/`` only, from a page of this server's own origin or one allowed
 by ``--allow-origin`` (a client that sends no ``Origin``, not a browser, is let in), and only
-while the ``Door`` has room for another connection waiting to sign in.
+while the ``Door`` has room for another connection waiting to sign in and the ``FileBudget``
+has descriptors to spare beyond the reserve that keeps the health checks answering.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server import metrics
-from server.admission import Door
+from server.admission import Door, FileBudget, backlog_for
 from server.connection import Connection
 from server.embedded_redis import (
     DataDirInUse,
@@ -144,6 +145,7 @@ class App:
         self.fanout = Fanout(redis, self.store)
         self.tournaments = Tournaments(TournamentStore(redis), self.tables)
         self.gate = Gate()
+        self.descriptors = FileBudget()
         self.services = Services(
             self.tables,
             self.fanout,
@@ -195,8 +197,13 @@ class App:
         origins = request.headers.get_all("Origin")
         if origins and not self.origin_allowed(origins, _header(request.headers, "Host")):
             return connection.respond(403, f"origin {origins[0]} may not open a websocket here\n")
-        why = self.services.door.admit(connection, _client_address(connection, request))
+        why = self.descriptors.refusal()
+        reason = "open_files"
+        if why is None:
+            why = self.services.door.admit(connection, _client_address(connection, request))
+            reason = "too_many_unsigned"
         if why is not None:
+            metrics.REFUSED_CONNECTIONS.labels(reason).inc()
             refused = connection.respond(503, why + "\n")
             refused.headers["Retry-After"] = "1"
             return refused
@@ -333,13 +340,13 @@ def raise_open_files_limit() -> None:
 
 def _listen(settings: Settings) -> socket.socket:
     """The listening socket, bound before anything else starts, so a port in use stops the
-    start-up at once."""
+    start-up at once. Its backlog fits in the open files kept in reserve (``backlog_for``)."""
     try:
         family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((settings.host, settings.port))
-        sock.listen(1024)
+        sock.listen(backlog_for(resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
     except OSError as exc:
         sock.close()
         raise StartupError(

@@ -1,11 +1,24 @@
-"""Prometheus metrics, served at ``/metrics``."""
+"""Prometheus metrics, served at ``/metrics``.
+
+The process metrics (``process_*``) are this module's own collector, not prometheus_client's
+default one: that one lists ``/proc/self/fd`` on every scrape to count open files, and with
+19,000 stations connected a scrape held the event loop ~18 ms. Here the count is one ``stat``
+(:func:`open_files`), and the other figures come from ``/proc/self/stat`` as before, under the
+same names.
+"""
 
 from __future__ import annotations
 
 import gc
+import os
+import resource
 import time
+from collections.abc import Iterator
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
+from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.process_collector import PROCESS_COLLECTOR
+from prometheus_client.registry import Collector
 
 COMMANDS = Counter("tablewire_commands_total", "Commands received, by outcome", ["outcome"])
 COMMAND_SECONDS = Histogram(
@@ -29,6 +42,12 @@ SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync 
 CATCH_UPS = Counter(
     "tablewire_catch_ups_total",
     "Subscriptions served (each a paged catch-up of its tables), replaced ones included",
+)
+REFUSED_CONNECTIONS = Counter(
+    "tablewire_refused_connections_total",
+    "Websocket upgrades refused before sign-in, by reason (open_files: the descriptors left are"
+    " the reserve kept for health checks)",
+    ["reason"],
 )
 REFUSED_FRAMES = Counter("tablewire_refused_frames_total", "Frames refused, by reason", ["code"])
 COMMIT_SECONDS = Histogram(
@@ -60,8 +79,78 @@ def time_collections() -> None:
     """Observe every garbage collection's pause in ``GC_PAUSE_SECONDS`` (once per process)."""
     if _on_collection not in gc.callbacks:
         gc.callbacks.append(_on_collection)
+
+
 CHIPS_DIFFERENCE = Gauge(
     "tablewire_tournament_chips_difference",
     "At the last hand end: the tables' stacks minus the chips in play (0: they add up)",
     ["tournament"],
 )
+
+
+_listed: tuple[float, int] = (0.0, 0)
+LIST_EVERY = 1.0
+"""Seconds between listings of ``/proc/self/fd`` on a kernel that does not count them."""
+
+
+def open_files() -> int:
+    """File descriptors this process has open, at a cost that does not grow with them.
+
+    Linux 6.2 and later report the count as the size of ``/proc/self/fd``: one ``stat``. An
+    older kernel reports 0 there; the directory is then listed, at most once every
+    ``LIST_EVERY`` seconds (the count may be that old)."""
+    global _listed
+    counted = os.stat("/proc/self/fd").st_size
+    if counted > 0:
+        return counted
+    now = time.monotonic()
+    if now - _listed[0] >= LIST_EVERY:
+        _listed = (now, len(os.listdir("/proc/self/fd")))
+    return _listed[1]
+
+
+class ProcessMetrics(Collector):
+    """``process_cpu_seconds_total``, ``process_resident_memory_bytes``,
+    ``process_virtual_memory_bytes``, ``process_start_time_seconds``, ``process_open_fds`` and
+    ``process_max_fds``, as prometheus_client's own collector names them, without listing the
+    open files."""
+
+    def __init__(self) -> None:
+        self.ticks = float(os.sysconf("SC_CLK_TCK"))
+        self.page = resource.getpagesize()
+        with open("/proc/stat", "rb") as stat:
+            self.boot = next(float(line.split()[1]) for line in stat if line.startswith(b"btime "))
+
+    def collect(self) -> Iterator[Metric]:
+        with open("/proc/self/stat", "rb") as stat:
+            parts = stat.read().rpartition(b")")[2].split()
+        yield GaugeMetricFamily(
+            "process_virtual_memory_bytes", "Virtual memory size in bytes.", value=float(parts[20])
+        )
+        yield GaugeMetricFamily(
+            "process_resident_memory_bytes",
+            "Resident memory size in bytes.",
+            value=float(parts[21]) * self.page,
+        )
+        yield GaugeMetricFamily(
+            "process_start_time_seconds",
+            "Start time of the process since unix epoch in seconds.",
+            value=float(parts[19]) / self.ticks + self.boot,
+        )
+        yield CounterMetricFamily(
+            "process_cpu_seconds_total",
+            "Total user and system CPU time spent in seconds.",
+            value=(float(parts[11]) + float(parts[12])) / self.ticks,
+        )
+        yield GaugeMetricFamily(
+            "process_open_fds", "Number of open file descriptors.", value=open_files()
+        )
+        yield GaugeMetricFamily(
+            "process_max_fds",
+            "Maximum number of open file descriptors.",
+            value=resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+        )
+
+
+REGISTRY.unregister(PROCESS_COLLECTOR)
+REGISTRY.register(ProcessMetrics())

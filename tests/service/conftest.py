@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,13 +39,16 @@ def redis_server(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 
 @dataclass
 class ServerProcess:
-    """A ``tablewire serve`` subprocess; ``kill()`` is kill -9, ``start()`` starts it again."""
+    """A ``tablewire serve`` subprocess; ``kill()`` is kill -9, ``start()`` starts it again.
+    ``open_files`` caps its descriptors (soft and hard ``RLIMIT_NOFILE``, so the server cannot
+    raise it)."""
 
     redis_url: str
     data_dir: Path
     port: int = field(default_factory=free_port)
     env: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen[bytes] | None = None
+    open_files: int | None = None
 
     @property
     def url(self) -> str:
@@ -68,6 +72,7 @@ class ServerProcess:
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=_files_limit(self.open_files) if self.open_files else None,
         )
         wait_http(self.port, "/readyz")
         return self
@@ -88,15 +93,23 @@ class ServerProcess:
             self.process.wait()
 
 
+def _files_limit(files: int) -> Callable[[], None]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    return limit
+
+
 @pytest.fixture
 def start_server(
     redis_server: EmbeddedRedis, tmp_path: Path
 ) -> Iterator[type[ServerProcess] | object]:
-    """Start one or more servers on the test's Redis: ``start_server(env={...})``."""
+    """Start one or more servers on the test's Redis: ``start_server(NAME=value, ...)`` sets
+    their environment, ``open_files=N`` caps their descriptors."""
     started: list[ServerProcess] = []
 
-    def start(**env: str) -> ServerProcess:
-        server = ServerProcess(redis_server.url, tmp_path, env=env).start()
+    def start(open_files: int | None = None, **env: str) -> ServerProcess:
+        server = ServerProcess(redis_server.url, tmp_path, env=env, open_files=open_files).start()
         started.append(server)
         return server
 
