@@ -76,7 +76,7 @@ from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.floor import action_seconds
 from server.tournament.payouts import payout_table, prize_pool
-from server.tournament.registration import has_seat, pool, pool_size
+from server.tournament.registration import drawn_seat, has_seat, pool, pool_size
 from server.tournament.state import Player, TournamentState, new_state
 
 __all__ = [
@@ -88,6 +88,7 @@ __all__ = [
     "apply_to",
     "chips_in_play",
     "counted_chips",
+    "drawn_seat",
     "evolve",
     "has_seat",
     "hold",
