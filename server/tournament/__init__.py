@@ -71,12 +71,11 @@ from protocol.tournament import Structure, TournamentCommand, TournamentError, T
 from server.tournament.chips import chips_in_play
 from server.tournament.clock import hold, level_in_force, may_start_hand
 from server.tournament.dispatch import attempt, rule
-from server.tournament.eliminations import counted_chips
 from server.tournament.errors import TournamentIllegal
 from server.tournament.evolve import evolve
 from server.tournament.floor import action_seconds
 from server.tournament.payouts import payout_table, prize_pool
-from server.tournament.registration import drawn_seat, has_seat, pool, pool_size
+from server.tournament.registration import drawn_seat, has_seat, pool
 from server.tournament.state import Player, TournamentState, new_state
 
 __all__ = [
@@ -87,7 +86,6 @@ __all__ = [
     "apply",
     "apply_to",
     "chips_in_play",
-    "counted_chips",
     "drawn_seat",
     "evolve",
     "has_seat",
@@ -97,7 +95,6 @@ __all__ = [
     "new_tournament",
     "payout_table",
     "pool",
-    "pool_size",
     "prize_pool",
     "rebuild",
 ]

@@ -33,8 +33,8 @@ def chips_in_play(t: TournamentState) -> int:
 
 
 def chip_count(t: TournamentState) -> tuple[int, int]:
-    """The tables' stacks (:func:`server.tournament.eliminations.counted_chips`) and the chips
-    in play, in one pass over the players: a hand end asks for both, with 5,000 players."""
+    """The tables' stacks (every seated player's, each as of its table's last hand end) and
+    the chips in play, in one pass over the players: a hand end asks for both, with 5,000."""
     counted = waiting = 0
     for p in t.players.values():
         if p.status == "seated":

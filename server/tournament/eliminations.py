@@ -75,11 +75,6 @@ def hand_ended(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
     between.after_hand(t, cmd.table, was_waiting, cmd.at, emit)
 
 
-def counted_chips(t: TournamentState) -> int:
-    """The stacks of every seated player, each as of its table's last hand end."""
-    return sum(p.stack for p in t.players.values() if p.status == "seated")
-
-
 def _out(t: TournamentState, cmd: HandEnded, emit: Emit) -> None:
     tab = t.tables[cmd.table]
     group = [

@@ -66,14 +66,9 @@ def pool(t: TournamentState) -> list[tuple[str, int]]:
     return [(table, seat) for table, _ in tables for seat in _free(t, table, promised)]
 
 
-def pool_size(t: TournamentState) -> int:
-    """How many seats the pool has (0: a new entry waits for a seat)."""
-    return sum(n for _, n in _pool_tables(t)[0])
-
-
 def has_seat(t: TournamentState) -> bool:
     """Whether the pool has a seat, found at the first open table (a new entry is seated at
-    once, or waits: 9-A); the pool's size would count all 500."""
+    once, or waits: 9-A); counting the pool would go through all 500."""
     reserved = t.reserved()
     breaking = t.breaking()
     for table, tab in t.tables.items():

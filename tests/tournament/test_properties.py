@@ -27,7 +27,7 @@ from protocol.tournament import (
     TournamentError,
     Unregistered,
 )
-from server.tournament import has_seat, pool, pool_size, rebuild
+from server.tournament import drawn_seat, has_seat, pool, rebuild
 from server.tournament.breaks import free_count, free_seats
 from server.tournament_replay import TableLine
 from tests.tournament.support import Session, conserved, structure, t, table
@@ -80,8 +80,11 @@ def _check(s: Session) -> None:
     assert msgspec.to_builtins(rebuilt) == msgspec.to_builtins(state)
     for tid in state.tables:  # the counts read at every hand end, against the seats listed
         assert free_count(state, tid) == sum(len(x) for x in free_seats(state, tid).values())
-    assert pool_size(state) == len(pool(state))
-    assert has_seat(state) == bool(pool(state))
+    seats = pool(state)  # the draw's count of the pool, and its pick, against the seats listed
+    assert has_seat(state) == bool(seats)
+    for draw in (0, 7, 1_000_003):
+        picked = (*seats[draw % len(seats)], len(seats)) if seats else None
+        assert drawn_seat(state, draw) == picked
 
 
 def _play(s: Session, data: st.DataObject, now: int) -> None:
