@@ -36,6 +36,10 @@ CONFLICTS = Counter(
     "tablewire_commit_conflicts_total",
     "Commits that lost a race to another instance and were retried",
 )
+STALE_RULINGS = Counter(
+    "tablewire_stale_rulings_total",
+    "Tournament commands refused on a copy another instance had moved past, then ruled on again",
+)
 GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
 RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
 SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")

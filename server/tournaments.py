@@ -330,6 +330,7 @@ class Tournaments:
                 if done is not None:
                     return Applied(done, duplicate=True)
             if isinstance(result, Refused) and await self._behind(tournament_id, known):
+                metrics.STALE_RULINGS.inc()
                 continue  # judged on a copy another instance had moved past: rule again
             if isinstance(result, Applied | Refused):
                 return result
