@@ -50,7 +50,7 @@ from protocol.tournament.views import ClockView
 from protocol.wire import Clock, TournamentSnapshot, encoder
 from server import metrics, tournament, tournament_glue
 from server.engine import TableState
-from server.store import KEEP, NO_CLOCK, TOURNAMENT_LOG, Published
+from server.store import KEEP, LOG_KEEP, NO_CLOCK, TOURNAMENT_LOG, Published
 from server.tables import UNKNOWN_OUTCOME, Applied, Busy, Cached, Logged, Refused, Tables
 from server.tournament import TournamentState
 from server.tournament_glue import TableLine
@@ -62,10 +62,14 @@ ATTEMPTS = 8
 NOT_KNOWN_FOR = 5.0
 """Seconds a tournament found without a structure is taken to have none."""
 SNAPSHOT_EVERY = 100
-"""The tournament's snapshot is rewritten every this many events at least, and every tenth of
-its players' number past 1,000 (a snapshot of 5,000 players is most of a megabyte to encode,
-send, append and fsync; replaying 500 events on a load costs a few milliseconds); a load
-replays the rest."""
+"""The tournament's snapshot is rewritten every this many events at least, and every as many
+events as it has players past that: a snapshot is ~140 bytes a player, so written once every
+that many events it adds ~140 bytes to each event's share of the AOF, whatever the field. At
+every tenth of the players (as before) a 5,000-player field wrote 690 KB every 500 events —
+1.4 KB an event, more than the table's own commit — and each was one fsync of 690 KB that every
+commit of that turn waited on. A load replays the events after the snapshot: 5,000 cost ~40 ms
+(decode and apply), and loads are rare (a start, a failover, a step that failed). Never more
+than half the log Redis keeps (``TABLEWIRE_LOG_KEEP``), so the log always reaches back to it."""
 _state_decoder = msgspec.msgpack.Decoder(TournamentState)
 _structure_decoder = msgspec.json.Decoder(Structure)
 _packer = msgspec.msgpack.Encoder()
@@ -577,7 +581,8 @@ class Tournaments:
         blobs = [_json.encode(e) for e in t_events]
         last = known.seq + len(blobs)
         snap = b""
-        if blobs and last - known.snap_seq >= max(SNAPSHOT_EVERY, len(state.players) // 10):
+        every = min(max(SNAPSHOT_EVERY, len(state.players)), max(LOG_KEEP // 2, 1))
+        if blobs and last - known.snap_seq >= every:
             snap = _packer.encode(state)
         now = clock_view(state)
         clock = now if now != clock_before else None
