@@ -33,6 +33,8 @@ from protocol.wire import (
     CreateTournament,
     Error,
     Events,
+    FetchHand,
+    HandArchived,
     Hello,
     Resync,
     Send,
@@ -204,6 +206,14 @@ class Client:
     async def create_table(self, tournament: str, table: str, config: TableConfig) -> None:
         cid = self.next_id()
         await self._request(CreateTable(cid, tournament, table, config), cid, 10)
+
+    async def hand(self, tournament: str, table: str, hand: int) -> Any:
+        """An archived hand of the table (floor and admin): its record, as the hand files hold
+        it; raises ``CommandRefused`` (``unknown_hand``, ``forbidden``)."""
+        cid = self.next_id()
+        reply = await self._request(FetchHand(cid, tournament, table, hand), cid, 10)
+        assert isinstance(reply, HandArchived)
+        return reply.record
 
     def _note(self, message: ServerMessage) -> ServerMessage | None:
         """Track sequence numbers; drop events already seen (exactly once, in order)."""

@@ -7,7 +7,7 @@ the same types the replay tool reads and prints.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -18,6 +18,9 @@ from protocol.tournament.structure import Structure
 from protocol.tournament.views import ClockView, TournamentView
 from protocol.types import Id, Nonce, Seq, Text
 from protocol.views import AnyTableView
+
+HandNo = Annotated[int, msgspec.Meta(ge=1, le=2**53)]
+"""A hand's number at its table (the first hand is 1)."""
 
 
 class _Message(
@@ -105,8 +108,26 @@ class Ping(_Message, tag="ping", frozen=True):
     nonce: Nonce = 0
 
 
+class FetchHand(_Message, tag="fetch_hand", frozen=True):
+    """An archived hand of a table, by its number (the floor and the admin): answered ``hand``,
+    or ``error`` ``unknown_hand``."""
+
+    id: Id
+    tournament: Id
+    table: Id
+    hand: HandNo
+
+
 ClientMessage = (
-    Hello | Subscribe | Unsubscribe | Send | SendTournament | CreateTournament | CreateTable | Ping
+    Hello
+    | Subscribe
+    | Unsubscribe
+    | Send
+    | SendTournament
+    | CreateTournament
+    | CreateTable
+    | Ping
+    | FetchHand
 )
 
 
@@ -188,6 +209,17 @@ class TournamentSnapshot(_Message, tag="tournament_snapshot", frozen=True):
     state: TournamentView
 
 
+class HandArchived(_Message, tag="hand", frozen=True):
+    """An archived hand, as the hand files hold it (README: "The hand file format"): its
+    events, the table before it, its commands and its PHH."""
+
+    id: str
+    tournament: str
+    table: str
+    hand: int
+    record: Any
+
+
 class Clock(_Message, tag="clock", frozen=True):
     """The tournament clock, sent on subscribing and whenever it changes; ``clock.now`` is the
     server's time, so a screen counts down by itself."""
@@ -206,6 +238,7 @@ ServerMessage = (
     | TournamentEvents
     | TournamentSnapshot
     | Clock
+    | HandArchived
 )
 
 client_decoder = msgspec.json.Decoder(ClientMessage)

@@ -8,14 +8,19 @@ import importlib.metadata
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 
-from protocol import ProtocolError, Scenario, decode_scenario, encode_event
+from protocol import Event, ProtocolError, Scenario, decode_scenario, encode_event
 from protocol.tournament import decode_tournament_scenario, is_tournament_scenario
+from server.archive_script import seconds
+from server.hand_record import HandRecord, is_hand_document
+from server.hand_record import decode as decode_hand
+from server.hand_record import replay as replay_hand
 from server.replay import check_seats, run_scenario
 from server.tokens import Role
 from server.tournament_replay import encode_line, run_tournament
@@ -52,18 +57,39 @@ def main() -> None:
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay(file: Path) -> None:
-    """Replay FILE (a JSON scenario, or a PHH .phh/.phhs hand history), one JSON event per line.
+    """Replay FILE (a JSON scenario, a PHH .phh/.phhs hand history, or an archived hand's file),
+    one JSON event per line.
 
     A scenario with a top-level ``structure`` is a tournament's: its table events are printed
-    as ``{"table": id, "event": {...}}``."""
+    as ``{"table": id, "event": {...}}``. An archived hand (``tablewire hand``, the hand files)
+    is played again from the table before it."""
+    if file.suffix not in (".phh", ".phhs") and is_hand_document(file.read_bytes()):
+        _replay_hand(file)
+        return
     if file.suffix not in (".phh", ".phhs") and is_tournament_scenario(file.read_bytes()):
         _replay_tournament(file)
         return
     for scenario in _scenarios(file):
-        out = sys.stdout.buffer
-        for event in run_scenario(scenario):
-            out.write(encode_event(event) + b"\n")
-        out.flush()
+        _print_events(run_scenario(scenario))
+
+
+def _replay_hand(file: Path) -> None:
+    try:
+        record = decode_hand(file.read_bytes())
+    except msgspec.DecodeError as exc:
+        click.echo(f"tablewire replay: {file}: {exc}", err=True)
+        sys.exit(2)
+    if record.state is None:
+        click.echo(f"tablewire replay: {file}: the table before the hand is not archived", err=True)
+        sys.exit(2)
+    _print_events(replay_hand(record))
+
+
+def _print_events(events: list[Event]) -> None:
+    out = sys.stdout.buffer
+    for event in events:
+        out.write(encode_event(event) + b"\n")
+    out.flush()
 
 
 def _replay_tournament(file: Path) -> None:
@@ -143,11 +169,11 @@ def _secret(secret_file: Path | None) -> str | None:
     return os.environ.get("TABLEWIRE_SECRET") or None
 
 
-def _duration(text: str) -> int:
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    if text[-1:] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
+def _seconds(text: str, ctx: click.Context, param: click.Parameter) -> int:
+    try:
+        return seconds(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a duration (30d, 12h, 45m, 90s)") from None
 
 
 @main.command()
@@ -212,6 +238,19 @@ def _duration(text: str) -> int:
     show_default="3",
     help="Seconds a connection has to upgrade and send its hello.",
 )
+@click.option(
+    "--archive-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("TABLEWIRE_ARCHIVE_DIR"),
+    help="Where every finished hand is written, one file a hand (default: <data dir>/hands).",
+)
+@click.option(
+    "--hand-keep",
+    default=lambda: os.environ.get("TABLEWIRE_HAND_KEEP", "0"),
+    callback=lambda ctx, param, value: _seconds(value, ctx, param),
+    show_default="0: for ever",
+    help="How long Redis keeps an archived hand: 30d, 12h ... (the files stay).",
+)
 def serve(
     host: str,
     port: int,
@@ -224,8 +263,13 @@ def serve(
     max_unsigned: int,
     max_unsigned_per_address: int,
     hello_timeout: float,
+    archive_dir: Path | None,
+    hand_keep: int,
 ) -> None:
     """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
+    # The hand archive's settings reach the stores through the environment they read.
+    os.environ["TABLEWIRE_ARCHIVE_DIR"] = str(archive_dir or data_dir / "hands")
+    os.environ["TABLEWIRE_HAND_KEEP"] = str(hand_keep)
     from server import logs, loop
     from server.app import Settings, StartupError, run
 
@@ -297,7 +341,7 @@ def token(
         role=ROLES[role],
         tournament=tournament,
         table=table,
-        exp=int(time.time()) + _duration(ttl),
+        exp=int(time.time()) + seconds(ttl),
         delay=delay,
         id=new_id(),
         name=name.strip(),
@@ -309,33 +353,52 @@ def token(
     click.echo(f"token id {claims.id} (revoke with: tablewire token revoke {claims.id})", err=True)
 
 
+def _redis_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``--data-dir`` and ``--redis-url``: which Redis a command reads or writes (``_redis``)."""
+    command = click.option(
+        "--redis-url",
+        default=lambda: os.environ.get("REDIS_URL"),
+        help="The Redis the servers use (default: the embedded one of --data-dir).",
+    )(command)
+    return click.option(
+        "--data-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
+        help="The embedded Redis's data dir (when no --redis-url / REDIS_URL).",
+    )(command)
+
+
 @token.command()
 @click.argument("token_id")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=lambda: os.environ.get("TABLEWIRE_DATA", "data"),
-    help="The embedded Redis's data dir (when no --redis-url / REDIS_URL).",
-)
-@click.option(
-    "--redis-url",
-    default=lambda: os.environ.get("REDIS_URL"),
-    help="The Redis the servers use (default: the embedded one of --data-dir).",
-)
+@_redis_options
 def revoke(token_id: str, data_dir: Path, redis_url: str | None) -> None:
     """Revoke the token whose id is TOKEN_ID (printed when it was issued). Every server refuses
     it within a second and closes the stations signed in with it (4003)."""
     from redis import Redis
 
     from server.admission import REVOKED
-    from server.embedded_redis import DataDirInUse, EmbeddedRedis, lock_data_dir, running_url
 
     if not token_id or len(token_id) > 64:
         raise click.UsageError("TOKEN_ID is the id printed with the token")
+    with _redis(data_dir, redis_url) as url:
+        client = Redis.from_url(url)
+        try:
+            added = client.hsetnx(REVOKED, token_id, int(time.time()))
+        finally:
+            client.close()
+    click.echo(f"token {token_id} {'revoked' if added else 'was revoked already'}")
+
+
+@contextlib.contextmanager
+def _redis(data_dir: Path, redis_url: str | None) -> Iterator[str]:
+    """The URL of the Redis the servers use: ``redis_url``, the running server's embedded one
+    of ``data_dir``, or that one started for the command and stopped after it."""
+    from server.embedded_redis import DataDirInUse, EmbeddedRedis, lock_data_dir, running_url
+
     url = redis_url or running_url(data_dir / "redis")
     with contextlib.ExitStack() as started:
         if url is None:
-            # No server runs on this data dir: its Redis is started for the write, and stopped.
+            # No server runs on this data dir: its Redis is started for the command, and stopped.
             try:
                 started.enter_context(lock_data_dir(data_dir))
             except DataDirInUse as exc:
@@ -344,10 +407,58 @@ def revoke(token_id: str, data_dir: Path, redis_url: str | None) -> None:
             started.callback(embedded.stop)
             embedded.start()
             url = embedded.url
+        yield url
+
+
+@main.command()
+@click.argument("tournament")
+@click.argument("table")
+@click.argument("number", metavar="HAND", type=click.IntRange(1))
+@click.option("--phh", is_flag=True, help="Print the hand's PHH hand history instead.")
+@_redis_options
+@click.option(
+    "--archive-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: os.environ.get("TABLEWIRE_ARCHIVE_DIR"),
+    help="The servers' hand files, read when Redis no longer has the hand "
+    "(default: <data dir>/hands).",
+)
+def hand(
+    tournament: str,
+    table: str,
+    number: int,
+    phh: bool,
+    data_dir: Path,
+    redis_url: str | None,
+    archive_dir: Path | None,
+) -> None:
+    """Print hand HAND (its number) of TABLE in TOURNAMENT as archived (the hand file format:
+    one JSON document, which `tablewire replay` reads), or its PHH with --phh."""
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from server.archive import fetch_hand
+    from server.hand_record import encode
+
+    async def fetch(url: str) -> HandRecord | None:
         client = Redis.from_url(url)
-        started.callback(client.close)
-        added = client.hsetnx(REVOKED, token_id, int(time.time()))
-    click.echo(f"token {token_id} {'revoked' if added else 'was revoked already'}")
+        try:
+            directory = archive_dir or data_dir / "hands"
+            return await fetch_hand(client, tournament, table, number, directory)
+        finally:
+            await client.aclose()
+
+    with _redis(data_dir, redis_url) as url:
+        record = asyncio.run(fetch(url))
+    if record is None:
+        raise click.ClickException(f"table {table} of {tournament} has no archived hand {number}")
+    if not phh:
+        click.echo(encode(record).decode())
+    elif record.phh:
+        click.echo(record.phh, nl=False)
+    else:
+        raise click.ClickException(f"hand {number} has no PHH: {record.phh_refused}")
 
 
 if __name__ == "__main__":

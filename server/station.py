@@ -66,6 +66,7 @@ from protocol.wire import (
     CreateTable,
     CreateTournament,
     Error,
+    FetchHand,
     Hello,
     Ping,
     Pong,
@@ -78,7 +79,7 @@ from protocol.wire import (
     client_decoder,
     encoder,
 )
-from server import metrics
+from server import archive, metrics
 from server.admission import Door, Sessions
 from server.connection import Connection
 from server.fanout import Fanout, committed_frames
@@ -432,6 +433,17 @@ class Station:
                 await self._admin(message)
             case Hello():
                 self.send(refusal("bad_message", "already signed in"))
+            case FetchHand():
+                assert self.claims is not None
+                why = self._in_scope(message.tournament, message.table)
+                store = self.services.store
+                self.send(
+                    refusal("forbidden", why, id=message.id)
+                    if why
+                    else await archive.answer(
+                        store.redis, self.claims.role, message, store.files.directory
+                    )
+                )
 
     def _in_scope(self, tournament: str, table: str | None) -> str | None:
         """Why the token does not reach this tournament or table (None: the whole tournament),

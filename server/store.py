@@ -26,6 +26,14 @@ on Redis Cluster):
   ``tw:{T}:deadlines``. In the functions below the tournament's log is the "table"
   ``TOURNAMENT_LOG`` (``""``), so catch-ups and the fan-out serve it as they serve a table's.
 - channel ``tw:{T}:events`` — every commit publishes ``{table, seq, at, events}`` there.
+- ``tw:{T}:table:{id}:hand:{N}`` — hash: hand N's record, written by the script that commits
+  its ``hand_end`` (``server.archive_script``): ``hand``, ``from`` (the number of its first
+  event), ``first`` (of the first one the log still had: ``from`` unless the hand outlived the
+  trim), ``last`` (its ``hand_end``), ``at``, ``void``, ``base`` (the table before the hand,
+  msgpack), ``events`` (a JSON array). Kept ``TABLEWIRE_HAND_KEEP`` (default: for ever).
+  While a hand is in play the table's state hash holds ``hand_no``, ``hand_from`` and
+  ``hand_base`` for it.
+- ``tw:{T}:hands:unfiled`` — set of ``N:table``: archived hands whose file is not written yet.
 
 A command is committed by one Lua script: check that the snapshot's sequence number is the one
 the engine started from, append the events, replace the snapshot, record the command id and
@@ -45,12 +53,16 @@ from redis.asyncio import Redis
 
 from protocol.tournament.views import ClockView
 from server import metrics
+from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
 from server.batch import ScriptBatch
+from server.hand_files import HandFiles
 
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
 
-COMMIT = """
+COMMIT = (
+    HAND_LUA
+    + """
 local done = redis.call('HGET', KEYS[3], ARGV[2])
 if done then
   if redis.call('GET', KEYS[6]) == ARGV[8] then return {'ok', done} end
@@ -64,10 +76,17 @@ if ARGV[12 + count] == '1' then
   if hold and hold ~= '' then return {'held', hold} end
 end
 local at = ARGV[7]
+local started, ended = ARGV[13 + count], ARGV[14 + count]
+local before = false
+if started ~= '' then before = redis.call('HGET', KEYS[1], 'snap') end
 for i = 1, count do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], (seq + i) .. '-0', 'e', ARGV[11 + i], 'a', at)
 end
 local last = seq + count
+if started ~= '' or ended ~= '' then
+  mark_hand(KEYS[1], KEYS[2], KEYS[8], KEYS[9], seq, started, ended, before, at,
+    ARGV[15 + count], ARGV[16 + count])
+end
 redis.call('HSET', KEYS[1], 'seq', last, 'snap', ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[2], last)
 redis.call('SET', KEYS[6], ARGV[8], 'PX', ARGV[9])
@@ -79,11 +98,14 @@ end
 redis.call('PUBLISH', KEYS[4], ARGV[4])
 return {'ok', tostring(last)}
 """
+)
 """ARGV: expected seq, command id, snapshot, published message, log length, event count,
 commit time, attempt token, how long to keep it (ms), the table's clock deadline (``''``
 unchanged, ``'-'`` none, else ``expires`` in ms), the table id, the events, then ``'1'`` when
 the command starts a hand in a tournament that has a structure: the tournament's ``hold``
-(a break, a clock not started) refuses it, in the same script (``held``).
+(a break, a clock not started) refuses it, in the same script (``held``); then the hand
+marks (``server.archive_script``: a hand starts, a hand ends), the archived hand's keep (ms) and
+its member of the unfiled set. KEYS 8 and 9, only when a hand ends: its record, the unfiled set.
 
 An earlier *request* with the command id answers ``duplicate``; the same attempt sent again
 (the Redis client retries a call that timed out, and the first send may have run) answers
@@ -157,6 +179,16 @@ def deadlines_key(tournament: str) -> str:
     return f"{tag(tournament)}:deadlines"
 
 
+def hand_key(tournament: str, table: str, hand: int) -> str:
+    """Hand ``hand``'s archived record at the table."""
+    return f"{tag(tournament)}:table:{table}:hand:{hand}"
+
+
+def unfiled_key(tournament: str) -> str:
+    """The tournament's archived hands whose file is not written yet."""
+    return f"{tag(tournament)}:hands:unfiled"
+
+
 TIMED = "tw:timed"
 """The tournaments that ever had a clock. Outside any tournament's hash tag, so it is written
 before (not in) a commit that sets a deadline: a deadline is never stored where the timers do
@@ -214,6 +246,8 @@ NO_CLOCK = "-"
 class Store:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self.hand_keep_ms = hand_keep_ms()
+        self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
         self._commit = ScriptBatch(redis, redis.register_script(COMMIT))
         self._create = redis.register_script(CREATE)
         self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
@@ -272,6 +306,9 @@ class Store:
             attempt_key(tournament, table, command_id),
             state_key(tournament, TOURNAMENT_LOG),
         ]
+        marks = hand_marks(events)
+        if marks.ended:
+            keys += [hand_key(tournament, table, marks.hand), unfiled_key(tournament)]
         args: list[bytes | str | int] = [
             expected,
             command_id,
@@ -286,6 +323,10 @@ class Store:
             table,
             *events,
             "1" if held else "0",
+            marks.started,
+            marks.ended,
+            self.hand_keep_ms,
+            unfiled_member(table, marks.hand),
         ]
         if deadline not in (KEEP, NO_CLOCK):
             await self.redis.sadd(TIMED, tournament)
@@ -294,6 +335,8 @@ class Store:
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"held":
             return Committed("held", -1, seq.decode())
+        if marks.ended and outcome == b"ok":
+            self.files.file_soon(tournament)
         return Committed(outcome.decode(), int(seq))
 
     async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:

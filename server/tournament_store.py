@@ -20,6 +20,8 @@ from redis.asyncio import Redis
 
 from protocol.tournament.views import ClockView
 from server import metrics
+from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
+from server.hand_files import HandFiles
 from server.store import (
     ATTEMPT_KEEP_MS,
     LOG_KEEP,
@@ -30,12 +32,16 @@ from server.store import (
     channel,
     commands_key,
     deadlines_key,
+    hand_key,
     log_key,
     state_key,
     tables_key,
+    unfiled_key,
 )
 
-STEP = """
+STEP = (
+    HAND_LUA
+    + """
 local done = redis.call('HGET', KEYS[3], ARGV[1])
 if done then
   if redis.call('GET', KEYS[6]) == ARGV[2] then return {'ok', done} end
@@ -50,7 +56,9 @@ local i = 14 + tcount
 for k = 1, n do
   local p = {expected = tonumber(ARGV[i]), snap = ARGV[i + 1], config = ARGV[i + 2],
              deadline = ARGV[i + 3], table = ARGV[i + 4], created = ARGV[i + 5],
-             published = ARGV[i + 6], count = tonumber(ARGV[i + 7]), first = i + 8}
+             published = ARGV[i + 6], started = ARGV[i + 7], ended = ARGV[i + 8],
+             record = tonumber(ARGV[i + 9]), keep = ARGV[i + 10], member = ARGV[i + 11],
+             count = tonumber(ARGV[i + 12]), first = i + 13}
   local seq = tonumber(redis.call('HGET', KEYS[6 + 2 * k], 'seq') or '-1')
   if seq ~= p.expected then return {'conflict', p.table} end
   parts[k] = p
@@ -77,6 +85,8 @@ for k = 1, n do
   local p = parts[k]
   local state, log = KEYS[6 + 2 * k], KEYS[7 + 2 * k]
   local seq = p.expected
+  local before = false
+  if p.started ~= '' then before = redis.call('HGET', state, 'snap') end
   if seq < 0 then
     redis.call('HSET', state, 'seq', 0, 'snap', p.snap, 'config', p.config)
     redis.call('SADD', KEYS[7], p.table)
@@ -86,6 +96,10 @@ for k = 1, n do
   for e = 1, p.count do
     redis.call('XADD', log, 'MAXLEN', '~', ARGV[4], (seq + e) .. '-0',
       'e', ARGV[p.first + e - 1], 'a', at)
+  end
+  if p.started ~= '' or p.ended ~= '' then
+    mark_hand(state, log, KEYS[p.record], KEYS[#KEYS], seq, p.started, p.ended, before, at,
+      p.keep, p.member)
   end
   if p.count > 0 then
     redis.call('HSET', state, 'seq', seq + p.count, 'snap', p.snap)
@@ -103,16 +117,20 @@ redis.call('HSET', KEYS[3], ARGV[1], last[origin])
 redis.call('SET', KEYS[6], ARGV[2], 'PX', ARGV[3])
 return {'ok', tostring(last[origin])}
 """
+)
 """KEYS: the tournament's state, log, the command ids of the step's origin (the tournament's or
 the table's that sent the command), the events channel, the deadlines, the attempt's key, the
-tournament's table set, then each table's state and log.
+tournament's table set, then each table's state and log; then the record of each hand a
+table's events end, and last, when there is one, the unfiled set (``server.archive_script``).
 
 ARGV: command id, attempt token, its keep (ms), log length, commit time, the tournament's
 expected number, snapshot (``''``: the one stored stays; a load replays the log after it),
 hold, clock deadline (``''`` unchanged, ``'-'`` none, else ms), event count, published
 message, the table count, the origin (0: the tournament, k: table k), the tournament's events;
 then per table: expected number (-1: a new table), snapshot, config (new tables), clock
-deadline, table id, its creation message, published message, event count, events.
+deadline, table id, its creation message, published message, the hand marks (a hand starts,
+a hand ends), the index in KEYS of the ended hand's record (0: none), the archived hand's
+keep (ms), its member of the unfiled set, event count, events.
 """
 
 CREATE = """
@@ -173,6 +191,8 @@ class StoredTournament:
 class TournamentStore:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self.hand_keep_ms = hand_keep_ms()
+        self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
         self._step = redis.register_script(STEP)
         self._create = redis.register_script(CREATE)
 
@@ -229,10 +249,16 @@ class TournamentStore:
             tables_key(t),
         ]
         parts: list[bytes | str | int] = []
+        records: list[str] = []
         for k, part in enumerate(step.tables, start=1):
             keys += [state_key(t, part.table), log_key(t, part.table)]
             if part.table == step.origin:
                 origin = k
+            marks = hand_marks(part.events)
+            record = 0
+            if marks.ended:
+                records.append(hand_key(t, part.table, marks.hand))
+                record = 7 + 2 * len(step.tables) + len(records)
             parts += [
                 part.expected,
                 part.snap,
@@ -241,9 +267,16 @@ class TournamentStore:
                 part.table,
                 part.created,
                 part.published,
+                marks.started,
+                marks.ended,
+                record,
+                self.hand_keep_ms,
+                unfiled_member(part.table, marks.hand),
                 len(part.events),
                 *part.events,
             ]
+        if records:
+            keys += [*records, unfiled_key(t)]
         args: list[bytes | str | int] = [
             step.command_id,
             secrets.token_hex(8),
@@ -266,4 +299,6 @@ class TournamentStore:
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"conflict":
             return Committed("conflict", -1, seq.decode())
+        if records and outcome == b"ok":
+            self.files.file_soon(t)
         return Committed(outcome.decode(), int(seq))
