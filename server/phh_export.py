@@ -17,22 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from protocol.events import (
-    ActionEvent,
-    CardsShown,
-    Corrected,
-    Dealt,
-    Event,
-    ExposeAll,
-    FloorCall,
-    HandEnd,
-    HandStart,
-    Irregular,
-    Misdealt,
-    OutOfTurn,
-    PenaltyGiven,
-    Post,
-)
+from protocol import events as kinds
+from protocol.events import ActionEvent, CardsShown, Dealt, Event, ExposeAll, HandEnd, HandStart
 from server.engine import TableState
 
 UNKNOWN = "????"
@@ -43,12 +29,12 @@ class Inexpressible(ValueError):
 
 
 _REFUSED: dict[type, str] = {
-    Misdealt: "a misdeal and its re-deal (37-C)",
-    Corrected: "a correction of the hand (24)",
-    Irregular: "an irregularity and its procedure",
-    PenaltyGiven: "a penalty",
-    OutOfTurn: "an action out of turn (55)",
-    FloorCall: "a floor call",
+    kinds.Misdealt: "a misdeal and its re-deal (37-C)",
+    kinds.Corrected: "a correction of the hand (24)",
+    kinds.Irregular: "an irregularity and its procedure",
+    kinds.PenaltyGiven: "a penalty",
+    kinds.OutOfTurn: "an action out of turn (55)",
+    kinds.FloorCall: "a floor call",
 }
 """Events of rulings PHH has no words for."""
 
@@ -190,7 +176,7 @@ def _at_showdown(e: CardsShown, order: list[int], folded: set[int], shown: set[i
     return contested and not e.partial and e.seat not in folded and e.seat not in shown
 
 
-def _check_posts(posts: list[Post], order: list[int]) -> None:
+def _check_posts(posts: list[kinds.Post], order: list[int]) -> None:
     for post in posts:
         if post.seat not in order:
             raise Inexpressible(f"seat {post.seat} posted without being dealt in")

@@ -22,21 +22,25 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from pokerkit import HandHistory
 
 from clients.bots import Style, deal_tables
 from clients.python import CommandRefused
-from protocol import HandEnd, TableConfig, encode_event
+from protocol import Act, ErrorEvent, HandEnd, StartHand, TableConfig, encode_event
+from protocol.commands import Command, FouledDeck
 from protocol.config import DEFAULT_CHIPS
 from protocol.tournament import OpenTable, Register, StartClock
 from protocol.wire import TournamentEvents
 from server import hand_record
+from server.archive import fetch_hand
 from server.cli import main
+from server.engine import apply, new_table
 from server.hand_files import hand_path
 from server.phh import parse_phh
-from server.store import log_key
+from server.store import Store, log_key
 from tests.service.bots import Bot, dealer_bot, deep_config, play, setup_tables
 from tests.service.conftest import ROOT, ServerProcess, token
 from tests.service.test_tournament_service import structure
@@ -44,6 +48,7 @@ from tests.service.test_tournament_service import structure
 T = "main"
 CONFIG = deep_config(seats=6)
 KEEP = "200"
+PACK = msgspec.msgpack.Encoder()
 
 
 def hand_end_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -216,3 +221,40 @@ async def test_a_tournament_tables_hands_are_archived_by_the_tournaments_step(
             assert pokerkit_stacks(record["phh"]) == [end["stacks"][str(s)] for s in seats]
         else:
             assert record["phh_refused"], "a hand without PHH says why"
+
+
+async def test_a_void_hand_is_archived_and_again_with_the_deal_after_it(aredis) -> None:  # type: ignore[no-untyped-def]
+    """A fouled deck voids the hand (37-E): its record says so, and the hand dealt again under
+    the same number replaces it with both deals, replayed from the same table before them."""
+    store = Store(aredis)
+    config = TableConfig(game="NLHE", blinds=(50, 100), seats={1: 900, 2: 900, 3: 900}, button=3)
+    table = new_table(config)
+    await store.create_table(T, "1", PACK.encode(table), msgspec.json.encode(config))
+    seq = 0
+
+    async def commit(command: Command) -> None:
+        nonlocal table, seq
+        table, events = apply(table, command)
+        assert not isinstance(events[0], ErrorEvent), events[0]
+        blobs = [encode_event(e) for e in events]
+        done = await store.commit(T, "1", seq, f"c{seq}", PACK.encode(table), b"{}", blobs, 1.0)
+        assert done.outcome == "ok"
+        seq = done.seq
+
+    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["2h", "7c"]}
+    await commit(StartHand(cards=cards))
+    await commit(FouledDeck(reason="two aces of spades"))
+    void = await fetch_hand(aredis, T, "1", 1)
+    assert void is not None and void.void and void.first == 1 and void.last == seq
+    await commit(StartHand(cards=cards))
+    await commit(Act(seat=3, declare="fold"))
+    await commit(Act(seat=1, declare="fold"))
+    record = await fetch_hand(aredis, T, "1", 1)
+    assert record is not None and not record.void and record.complete
+    assert record.first == 1 and record.last == seq
+    kinds = [msgspec.json.decode(e)["type"] for e in record.events]
+    assert kinds.count("hand_start") == 2 and kinds.count("hand_end") == 2
+    assert record.state == new_table(config)
+    ends = [e for e in hand_record.replay(record) if isinstance(e, HandEnd)]
+    assert msgspec.json.decode(encode_event(ends[-1])) == msgspec.json.decode(record.events[-1])
+    assert "more than once" in record.phh_refused
