@@ -5,9 +5,9 @@ commit the server writes the unfiled hands of that tournament, each to
 ``<archive dir>/<tournament>/<table>/hand-<N>.json`` (the hand document of
 ``server.hand_record``: what ``tablewire replay`` reads), and only then takes it out of the set.
 A file is written whole or not at all (a temporary file, flushed to disk, renamed into place),
-so a server killed in the middle leaves the hand in the set, and the next hand any server
-archives in that tournament writes it. Several servers writing the same hand write the same
-bytes.
+so a server killed in the middle leaves the hand in the set, to be written by the next server
+to commit in that tournament (its first commit there), or after the next hand archived there.
+Several servers writing the same hand write the same bytes.
 
 The directory is ``TABLEWIRE_ARCHIVE_DIR`` (``tablewire serve --archive-dir``, by default
 ``<data dir>/hands``); without it no files are written (a store used outside the service).
@@ -57,11 +57,20 @@ class HandFiles:
         self.hand_key = hand_key
         self._writing: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        self._seen: set[str] = set()
 
     @staticmethod
     def directory_from_environment() -> Path | None:
         found = os.environ.get("TABLEWIRE_ARCHIVE_DIR")
         return Path(found) if found else None
+
+    def committed(self, tournament: str, archived: bool) -> None:
+        """After a commit in the tournament: its unfiled hands are written when it archived a
+        hand, and on this process's first commit there (what a server killed before writing
+        them left behind)."""
+        if archived or tournament not in self._seen:
+            self._seen.add(tournament)
+            self.file_soon(tournament)
 
     def file_soon(self, tournament: str) -> None:
         """Write the tournament's unfiled hands in the background: one writer per tournament,

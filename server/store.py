@@ -335,8 +335,8 @@ class Store:
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"held":
             return Committed("held", -1, seq.decode())
-        if marks.ended and outcome == b"ok":
-            self.files.file_soon(tournament)
+        if outcome == b"ok":
+            self.files.committed(tournament, bool(marks.ended))
         return Committed(outcome.decode(), int(seq))
 
     async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:

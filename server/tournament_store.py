@@ -299,6 +299,6 @@ class TournamentStore:
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"conflict":
             return Committed("conflict", -1, seq.decode())
-        if records and outcome == b"ok":
-            self.files.file_soon(t)
+        if outcome == b"ok":
+            self.files.committed(t, bool(records))
         return Committed(outcome.decode(), int(seq))

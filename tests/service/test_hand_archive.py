@@ -36,11 +36,12 @@ from protocol.tournament import OpenTable, Register, StartClock
 from protocol.wire import TournamentEvents
 from server import hand_record
 from server.archive import fetch_hand
+from server.archive_script import unfiled_member
 from server.cli import main
-from server.engine import apply, new_table
+from server.engine import TableState, apply, new_table
 from server.hand_files import hand_path
 from server.phh import parse_phh
-from server.store import Store, log_key
+from server.store import Store, hand_key, log_key, unfiled_key
 from tests.service.bots import Bot, dealer_bot, deep_config, play, setup_tables
 from tests.service.conftest import ROOT, ServerProcess, token
 from tests.service.test_tournament_service import structure
@@ -167,7 +168,7 @@ async def test_a_table_played_past_the_trim_length_keeps_every_hand(
 
 
 async def test_a_server_killed_right_after_a_hand_ends_loses_no_hand(
-    start_server, stations, connect, tmp_path
+    start_server, stations, connect, aredis, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     server = start_server(TABLEWIRE_LOG_KEEP=KEEP)
     await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
@@ -175,14 +176,69 @@ async def test_a_server_killed_right_after_a_hand_ends_loses_no_hand(
     await play_hands(bot, 3)
     server.kill()  # kill -9 the moment the third hand's end is acknowledged
     ended = bot.policy.hands
+    # Whether or not the killed server wrote the last hand's file, say it did not.
+    hand_path(tmp_path / "hands", T, "1", ended).unlink(missing_ok=True)
+    await aredis.sadd(unfiled_key(T), unfiled_member("1", ended))
     server.start()
     floor = await connect(server, "floor")
     for number in range(1, ended + 1):
         record = await floor.hand(T, "1", number)
         assert hand_end_of(record)["hand"] == number
-    # The file the killed server may not have written is written after the next hand's end.
-    await play_hands(bot, 1)
-    await wait_for_files(tmp_path / "hands", range(1, ended + 2))
+    # The restarted server's first commit in the tournament (the next deal) writes it.
+    await play(bot, 1)
+    await wait_for_files(tmp_path / "hands", range(1, ended + 1))
+    assert bot.policy.hands == ended and not await aredis.smembers(unfiled_key(T))
+
+
+THREE = TableConfig(game="NLHE", blinds=(50, 100), seats={1: 900, 2: 900, 3: 900}, button=3)
+CARDS = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["2h", "7c"]}
+
+
+class StoreTable:
+    """A table played through the store alone, no server: each command's events committed as
+    the service commits them."""
+
+    def __init__(self, store: Store, table: str, state: TableState) -> None:
+        self.store, self.table, self.state, self.seq = store, table, state, 0
+
+    @classmethod
+    async def open(cls, store: Store, table: str) -> StoreTable:
+        state = new_table(THREE)
+        await store.create_table(T, table, PACK.encode(state), msgspec.json.encode(THREE))
+        return cls(store, table, state)
+
+    async def commit(self, command: Command) -> None:
+        self.state, events = apply(self.state, command)
+        assert not isinstance(events[0], ErrorEvent), events[0]
+        blobs = [encode_event(e) for e in events]
+        snap = PACK.encode(self.state)
+        done = await self.store.commit(
+            T, self.table, self.seq, f"c{self.seq}", snap, b"{}", blobs, 1.0
+        )
+        assert done.outcome == "ok"
+        self.seq = done.seq
+
+
+async def played_hand(store: Store, table: str) -> None:
+    """Hand 1 at a new table: dealt, and folded to the big blind."""
+    played = await StoreTable.open(store, table)
+    for command in (
+        StartHand(cards=CARDS),
+        Act(seat=3, declare="fold"),
+        Act(seat=1, declare="fold"),
+    ):
+        await played.commit(command)
+
+
+async def test_the_operator_sets_how_long_redis_keeps_a_hand(aredis, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``TABLEWIRE_HAND_KEEP`` (``tablewire serve --hand-keep``): the record expires then; 0,
+    the default, keeps it."""
+    for keep, expected in (("2h", 7_200_000), ("0", -1)):
+        monkeypatch.setenv("TABLEWIRE_HAND_KEEP", keep)
+        table = f"keep-{keep}"
+        await played_hand(Store(aredis), table)
+        ttl = await aredis.pttl(hand_key(T, table, 1))
+        assert ttl == expected if expected < 0 else 0 < expected - ttl < 60_000
 
 
 async def test_a_tournament_tables_hands_are_archived_by_the_tournaments_step(
@@ -226,35 +282,21 @@ async def test_a_tournament_tables_hands_are_archived_by_the_tournaments_step(
 async def test_a_void_hand_is_archived_and_again_with_the_deal_after_it(aredis) -> None:  # type: ignore[no-untyped-def]
     """A fouled deck voids the hand (37-E): its record says so, and the hand dealt again under
     the same number replaces it with both deals, replayed from the same table before them."""
-    store = Store(aredis)
-    config = TableConfig(game="NLHE", blinds=(50, 100), seats={1: 900, 2: 900, 3: 900}, button=3)
-    table = new_table(config)
-    await store.create_table(T, "1", PACK.encode(table), msgspec.json.encode(config))
-    seq = 0
-
-    async def commit(command: Command) -> None:
-        nonlocal table, seq
-        table, events = apply(table, command)
-        assert not isinstance(events[0], ErrorEvent), events[0]
-        blobs = [encode_event(e) for e in events]
-        done = await store.commit(T, "1", seq, f"c{seq}", PACK.encode(table), b"{}", blobs, 1.0)
-        assert done.outcome == "ok"
-        seq = done.seq
-
-    cards = {1: ["As", "Ad"], 2: ["Kc", "Kd"], 3: ["2h", "7c"]}
-    await commit(StartHand(cards=cards))
+    played = await StoreTable.open(Store(aredis), "1")
+    commit = played.commit
+    await commit(StartHand(cards=CARDS))
     await commit(FouledDeck(reason="two aces of spades"))
     void = await fetch_hand(aredis, T, "1", 1)
-    assert void is not None and void.void and void.first == 1 and void.last == seq
-    await commit(StartHand(cards=cards))
+    assert void is not None and void.void and void.first == 1 and void.last == played.seq
+    await commit(StartHand(cards=CARDS))
     await commit(Act(seat=3, declare="fold"))
     await commit(Act(seat=1, declare="fold"))
     record = await fetch_hand(aredis, T, "1", 1)
     assert record is not None and not record.void and record.complete
-    assert record.first == 1 and record.last == seq
+    assert record.first == 1 and record.last == played.seq
     kinds = [msgspec.json.decode(e)["type"] for e in record.events]
     assert kinds.count("hand_start") == 2 and kinds.count("hand_end") == 2
-    assert record.state == new_table(config)
+    assert record.state == new_table(THREE)
     ends = [e for e in hand_record.replay(record) if isinstance(e, HandEnd)]
     assert msgspec.json.decode(encode_event(ends[-1])) == msgspec.json.decode(record.events[-1])
     assert "more than once" in record.phh_refused
