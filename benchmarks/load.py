@@ -69,14 +69,12 @@ import os
 import resource
 import secrets
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from loadgen import ROOT
 from loadgen.common import (
     DRAIN_GRACE,
     FLOORS,
@@ -96,6 +94,7 @@ from loadgen.machine import (
     machine_busy,
     redis_latency,
     rss_mb,
+    spawn_worker,
     start_profile,
     start_relay,
     start_server,
@@ -141,16 +140,7 @@ async def create_tables(url: str, secret: bytes, count: int, seats: int) -> None
 
 async def spawn(spec: dict[str, Any], spec_path: Path) -> asyncio.subprocess.Process:
     """A client process running ``spec`` (this file with ``--worker``)."""
-    spec_path.write_text(json.dumps(spec))
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        __file__,
-        "--worker",
-        str(spec_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        cwd=ROOT,
-    )
+    return await spawn_worker(__file__, spec, spec_path)
 
 
 async def sample_rss(pid: int, samples: list[tuple[float, float]]) -> None:

@@ -69,7 +69,6 @@ import json
 import math
 import os
 import secrets
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -77,7 +76,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from loadgen import ROOT
 from loadgen.machine import (
     REDIS_SPIKE_MS,
     cpu_ticks,
@@ -89,6 +87,7 @@ from loadgen.machine import (
     redis_latency,
     rss_mb,
     scratch,
+    spawn_worker,
     start_profile,
     start_server,
     stop,
@@ -135,16 +134,7 @@ async def set_up(url: str, secret: bytes, args: argparse.Namespace) -> None:
 
 async def spawn(spec: dict[str, Any], spec_path: Path) -> asyncio.subprocess.Process:
     """A client process running ``spec`` (this file with ``--worker``)."""
-    spec_path.write_text(json.dumps(spec))
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        __file__,
-        "--worker",
-        str(spec_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        cwd=ROOT,
-    )
+    return await spawn_worker(__file__, spec, spec_path)
 
 
 async def tell(proc: asyncio.subprocess.Process, line: str) -> None:

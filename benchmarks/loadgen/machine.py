@@ -239,8 +239,12 @@ def finished(started: float, out: dict[str, Any], path: str | None) -> int:
     return 0
 
 
-def start_server(redis_url: str, secret: str, workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
+def start_server(
+    redis_url: str, secret: str, workdir: Path, port: int | None = None, wait: bool = True
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``tablewire serve`` on ``port`` (a free one by default), answering ``/readyz`` unless
+    ``wait`` is False (several started at once are waited for together)."""
+    port = port or free_port()
     log = open(workdir / "server.log", "ab")  # noqa: SIM115 - the child owns it
     env = {**os.environ, "TABLEWIRE_SECRET": secret, "REDIS_URL": redis_url}
     proc = subprocess.Popen(
@@ -261,7 +265,8 @@ def start_server(redis_url: str, secret: str, workdir: Path) -> tuple[subprocess
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    wait_http(port, "/readyz")
+    if wait:
+        wait_http(port, "/readyz")
     return proc, port
 
 
@@ -283,6 +288,24 @@ def start_relay(redis_url: str, workdir: Path) -> tuple[subprocess.Popen[bytes],
     )
     wait_port(port)
     return proc, port
+
+
+async def spawn_worker(
+    script: str, spec: dict[str, Any], spec_path: Path
+) -> asyncio.subprocess.Process:
+    """A client process running ``spec``: the benchmark ``script`` with ``--worker``, spoken to
+    by lines on its stdin and stdout."""
+    spec_path.write_text(json.dumps(spec))
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        script,
+        "--worker",
+        str(spec_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        limit=2**26,
+    )
 
 
 def stop(proc: subprocess.Popen[bytes] | None) -> None:
