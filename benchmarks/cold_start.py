@@ -81,10 +81,14 @@ def restart(
 ) -> tuple[list[tuple[subprocess.Popen[bytes], int]], list[float]]:
     """Stop every instance with ``how``, start each again on its port; when each answered
     ``/readyz`` (each polled in turn)."""
+    signalled = time.monotonic()
     for proc, _ in servers:
         proc.send_signal(how)
     for proc, _ in servers:
         proc.wait(timeout=30)
+    print(
+        f"  every instance exited {time.monotonic() - signalled:.2f} s after the signal", flush=True
+    )
     again = [start_server(redis_url, secret, workdir, port, wait=False) for _, port in servers]
     ready: dict[int, float] = {}
     deadline = time.monotonic() + 60
