@@ -95,6 +95,15 @@ async def wait_for_files(directory: Path, hands: range, timeout: float = 20.0) -
             await asyncio.sleep(0.05)  # the next look at the directory, not a wait for an event
 
 
+async def wait_until_filed(redis: Any, timeout: float = 20.0) -> None:
+    """The unfiled set is empty: each hand is taken off it once its file is written."""
+    deadline = time.monotonic() + timeout
+    while left := await redis.smembers(unfiled_key(T)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"hands {sorted(left)} still unfiled after {timeout}s")
+        await asyncio.sleep(0.05)  # the next look at the set
+
+
 async def play_hands(bot: Bot, hands: int) -> None:
     """Play until ``hands`` more hands have ended (the bot counts the ``hand_end`` events)."""
     goal = bot.policy.hands + hands
@@ -187,7 +196,8 @@ async def test_a_server_killed_right_after_a_hand_ends_loses_no_hand(
     # The restarted server's first commit in the tournament (the next deal) writes it.
     await play(bot, 1)
     await wait_for_files(tmp_path / "hands", range(1, ended + 1))
-    assert bot.policy.hands == ended and not await aredis.smembers(unfiled_key(T))
+    await wait_until_filed(aredis)
+    assert bot.policy.hands == ended, "no hand ended since the restart"
 
 
 THREE = TableConfig(game="NLHE", blinds=(50, 100), seats={1: 900, 2: 900, 3: 900}, button=3)
