@@ -103,6 +103,7 @@ from loadgen.registration import (
     encode,
     structure,
 )
+from loadgen.report import loop_lateness
 from websockets.asyncio.client import connect
 
 from protocol.tournament import OpenTable, StartClock
@@ -729,6 +730,7 @@ def report(args: argparse.Namespace, run: Run, version: str, load: str) -> dict[
             f"  server's metrics: Redis commits {commits:.0f}, mean {1000 * mean:.1f} ms,"
             f" {slow:.0f} over 10 ms; garbage collection {1000 * gcs:.0f} ms in all"
         )
+        print(f"  server's {loop_lateness(m)}")
     seen = ", ".join(f"{e} in {n} s (max {top} ms)" for e, n, top in run.redis_events) or "none"
     print(f"  redis-server latency events of {REDIS_SPIKE_MS} ms or more: {seen}")
     problems = r.problems + Counter({f"server log: {k}": v for k, v in run.log_errors.items()})

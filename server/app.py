@@ -410,6 +410,7 @@ async def _serve(
     # Service-side work: the Redis stall watchdog on every instance, and the clocks on players
     # run by whichever instance holds the timers lease (server.lease, server.timers).
     watchdog = loop.create_task(Watchdog(redis).run())
+    lateness = loop.create_task(metrics.watch_loop())
     timers = Timers(app.store, app.tables, app.fanout, app.tournaments)
     lease = Lease(redis, LEASE_KEY, f"{settings.name}:{os.getpid()}:{secrets.token_hex(4)}")
     timing = loop.create_task(lease.run(timers.run))
@@ -453,7 +454,8 @@ async def _serve(
         )
     timing.cancel()
     watchdog.cancel()
-    await asyncio.gather(timing, watchdog, return_exceptions=True)
+    lateness.cancel()
+    await asyncio.gather(timing, watchdog, lateness, return_exceptions=True)
     fanout.cancel()
     sessions.cancel()
     if supervisor:

@@ -160,7 +160,30 @@ def stalls(m: dict[str, float]) -> list[str]:
         "garbage collections: "
         + ", ".join(f"gen {g} x{gcs[g]:.0f} ({long_gcs[g]:.0f} over 10 ms)" for g in sorted(gcs))
         + f"; {1000 * gc_time:.0f} ms in all",
+        loop_lateness(m),
     ]
+
+
+def loop_lateness(m: dict[str, float]) -> str:
+    """The server's event-loop watch (``tablewire_event_loop_lateness_seconds``): how many of
+    its timers ran over 25 ms late (a pause every station felt), and the bucket of the latest."""
+    name = "tablewire_event_loop_lateness_seconds"
+    count = m.get(f"{name}_count", 0.0)
+    if not count:
+        return "event loop lateness: not measured (a server without the watch)"
+    late = count - m.get(f'{name}_bucket{{le="0.025"}}', 0.0)
+    bound = min(
+        (
+            float(k.split('le="')[1].rstrip('"}'))
+            for k, v in m.items()
+            if k.startswith(f"{name}_bucket") and v >= count
+        ),
+        default=float("inf"),
+    )
+    return (
+        f"event loop: {late:.0f} of {count:.0f} timers (every 10 ms) ran over 25 ms late;"
+        f" the latest within {1000 * bound:g} ms"
+    )
 
 
 def ms(x: float) -> str:

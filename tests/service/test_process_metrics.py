@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 import urllib.request
@@ -75,3 +76,40 @@ def test_the_server_serves_the_process_metrics(start_server) -> None:  # type: i
     limits = Path(f"/proc/{pid}/limits").read_text()
     soft = next(line for line in limits.splitlines() if line.startswith("Max open files"))
     assert served["process_max_fds"] == float(soft.split()[3])
+
+
+def _lateness(port: int) -> tuple[float, float]:
+    """The event-loop watch's timers so far, and how many of them ran over 0.25 s late."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    total = within = 0.0
+    for family in text_string_to_metric_families(text):
+        if family.name != "tablewire_event_loop_lateness_seconds":
+            continue
+        for sample in family.samples:
+            if sample.name == "tablewire_event_loop_lateness_seconds_count":
+                total = sample.value
+            elif sample.name.endswith("_bucket") and sample.labels.get("le") == "0.25":
+                within = sample.value
+    return total, total - within
+
+
+def test_a_pause_of_the_event_loop_shows_in_its_lateness(start_server) -> None:  # type: ignore[no-untyped-def]
+    """The whole process stopped for 0.4 s (SIGSTOP: as a long collection or a stuck call would
+    hold the loop): the watch's next timer runs over 0.25 s late; the idle server before it had
+    no such lateness."""
+    server: ServerProcess = start_server()
+    assert server.process is not None
+    deadline = time.monotonic() + 10
+    while (seen := _lateness(server.port))[0] < 20 and time.monotonic() < deadline:
+        pass  # until the watch has run a while
+    assert seen[0] >= 20 and seen[1] == 0
+    os.kill(server.process.pid, signal.SIGSTOP)
+    try:
+        time.sleep(0.4)  # the pause itself, not a wait for anything
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    deadline = time.monotonic() + 10
+    while (seen := _lateness(server.port))[1] == 0 and time.monotonic() < deadline:
+        pass
+    assert seen[1] >= 1
