@@ -112,21 +112,23 @@ from server.embedded_redis import EmbeddedRedis
 from server.tokens import Claims, issue
 
 
-async def create_tables(url: str, secret: bytes, count: int, seats: int) -> None:
+async def create_tables(
+    url: str, secret: bytes, count: int, seats: int, tournament: str = TOURNAMENT
+) -> None:
     """The admin creates the tournament and the tables (several connections: 200 frames/s each)."""
     config = table_config(seats)
     per = 300
-    claims = Claims("admin", TOURNAMENT, int(time.time()) + 3600)
+    claims = Claims("admin", tournament, int(time.time()) + 3600)
 
     async def batch(tables: list[int], first: bool) -> None:
         async with connect(url, max_size=2**24) as ws:
             await ws.send(encode(Hello(issue(secret, claims))), text=True)
             await ws.recv()
             if first:
-                await ws.send(encode(CreateTournament("t", TOURNAMENT, "Load")), text=True)
+                await ws.send(encode(CreateTournament("t", tournament, "Load")), text=True)
                 await ws.recv()
             for t in tables:
-                await ws.send(encode(CreateTable(f"c{t}", TOURNAMENT, str(t), config)), text=True)
+                await ws.send(encode(CreateTable(f"c{t}", tournament, str(t), config)), text=True)
             for _ in tables:
                 reply = decode_reply(await ws.recv(decode=False))
                 if reply.type != "ack":

@@ -37,8 +37,17 @@ service's and not the backoff's."""
 class Station:
     """One dealer station (it sends) or subscriber (a display on its table, a floor on all)."""
 
-    def __init__(self, url: str, token: str, role: Role, table: str | None, seed: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        role: Role,
+        table: str | None,
+        seed: int,
+        tournament: str = TOURNAMENT,
+    ) -> None:
         self.url, self.token, self.role, self.table = url, token, role, table
+        self.tournament = tournament
         self.ws: ClientConnection | None = None
         self.seen: dict[str, int] = {}  # table -> the last event number read
         self.bot = Mirror(table_config(9), seed, PLAY) if role == "dealer" else None
@@ -64,9 +73,10 @@ class Station:
         assert self.ws is not None
         if self.role == "display":
             since = self.seen.get(self.table or "", 0)
-            await self.ws.send(encode(Subscribe(TOURNAMENT, self.table, since=since)), text=True)
+            subscribe = Subscribe(self.tournament, self.table, since=since)
+            await self.ws.send(encode(subscribe), text=True)
         elif self.role == "floor":
-            subscribe = Subscribe(TOURNAMENT, None, tables_since=dict(self.seen))
+            subscribe = Subscribe(self.tournament, None, tables_since=dict(self.seen))
             await self.ws.send(encode(subscribe), text=True)
         await self.request(encode(Ping(1)), "pong")
 
@@ -85,7 +95,9 @@ class Station:
         command, count = self.bot.step()
         self.sent += 1
         self.expected += count
-        frame = encode(Send(f"{self.table}-{self.sent}", TOURNAMENT, self.table or "", command))
+        frame = encode(
+            Send(f"{self.table}-{self.sent}", self.tournament, self.table or "", command)
+        )
         reply = await self.request(frame, "ack")
         if reply.seq != self.expected:
             raise RuntimeError(f"table {self.table}: ack {reply.seq}, mirror {self.expected}")
