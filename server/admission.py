@@ -28,12 +28,12 @@ import weakref
 from collections import Counter
 from typing import Protocol
 
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from server.metrics import open_files
+from server.redis_connect import RedisClient
 from server.tokens import Claims, TokenError, expired
 
 log = logging.getLogger("tablewire.admission")
@@ -204,7 +204,7 @@ class Sessions:
             return TokenError("token_revoked", "the token was revoked: sign in again")
         return None
 
-    async def refresh(self, redis: Redis) -> None:
+    async def refresh(self, redis: RedisClient) -> None:
         """Read the revoked ids; on a Redis error keep the last ones (and say so once)."""
         try:
             ids = await redis.hkeys(REVOKED)
@@ -216,7 +216,7 @@ class Sessions:
         self._failing = False
         self.revoked = {i.decode() if isinstance(i, bytes) else str(i) for i in ids}
 
-    async def run(self, redis: Redis) -> None:
+    async def run(self, redis: RedisClient) -> None:
         """Every ``REFRESH`` seconds: read the revoked ids, close the stations whose token
         expired or was revoked."""
         while True:

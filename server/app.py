@@ -31,16 +31,12 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, cast
+from urllib.parse import urlsplit
 
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.asyncio import Redis
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -57,6 +53,7 @@ from server.embedded_redis import (
 )
 from server.fanout import Fanout
 from server.lease import Lease
+from server.redis_connect import RedisClient, connect
 from server.station import Gate, Services, Station
 from server.store import Store
 from server.tables import Tables
@@ -131,19 +128,24 @@ def load_secret(settings: Settings) -> bytes:
 
 
 class App:
-    def __init__(self, settings: Settings, redis: Redis) -> None:
+    def __init__(self, settings: Settings, redis: RedisClient, redis_url: str = "") -> None:
         self.settings = settings
         self.name = settings.name
         self.heartbeat = settings.heartbeat
         self.files = static_files(settings.static_dir)
         self.secret = load_secret(settings)
         self.redis = redis
-        self.store = Store(redis)
-        # A few of the pool's connections are left to subscriptions, catch-ups and health checks.
-        pool_size = getattr(redis.connection_pool, "max_connections", REDIS_CONNECTIONS)
+        # The cluster client has the single client's command API; the stores name the latter.
+        commands = cast(Redis, redis)
+        self.store = Store(commands)
+        # A few of the pool's connections (of each node's, on a cluster) are left to catch-ups
+        # and health checks.
+        pool = getattr(redis, "connection_pool", None)
+        pool_size = getattr(pool, "max_connections", REDIS_CONNECTIONS)
         self.tables = Tables(self.store, slots=max(1, pool_size * 15 // 16))
-        self.fanout = Fanout(redis, self.store)
-        self.tournaments = Tournaments(TournamentStore(redis), self.tables)
+        self.fanout = Fanout(redis, self.store, redis_url)
+        self.tournaments = Tournaments(TournamentStore(commands), self.tables)
+        self.fanout.clock_of = self.tournaments.clock_message
         self.gate = Gate()
         self.descriptors = FileBudget()
         self.services = Services(
@@ -385,19 +387,10 @@ async def _serve(
     embedded: EmbeddedRedis | None,
     sock: socket.socket,
 ) -> None:
-    # A bounded pool that waits for a free connection rather than failing under a burst; the
-    # event subscription has a connection of its own (redis-py's pubsub takes one from it).
-    # Commands are idempotent by id, so a command on a connection that went stale (a Redis
-    # restart) is simply tried again.
-    pool = BlockingConnectionPool.from_url(
-        url,
-        max_connections=REDIS_CONNECTIONS,
-        timeout=10,
-        retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 3),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
-    )
-    redis = Redis(connection_pool=pool, socket_keepalive=True)
-    app = App(settings, redis)
+    # One server or a cluster (``server.redis_connect``); the event subscription has
+    # connections of its own.
+    redis = connect(url, REDIS_CONNECTIONS)
+    app = App(settings, redis, url)
     door = Door(settings.max_unsigned, settings.max_unsigned_per_address, settings.hello_timeout)
     app.services.door = door
     await app.services.sessions.refresh(redis)
@@ -486,12 +479,10 @@ def _announce(settings: Settings, redis_url: str, embedded: bool) -> None:
     print('then send {"type": "hello", "token": "..."} as the first websocket frame.', flush=True)
 
 
+_PASSWORD = re.compile(r"^([A-Za-z0-9+.-]+://[^:@/]*:)[^@/]*@")
+
+
 def _without_password(url: str) -> str:
-    """The Redis URL as it may be logged: a password in it is masked."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    """The Redis URL as it may be logged: a password in it is masked (a cluster's seed list
+    is no ``host:port``, so the URL is not parsed as one)."""
+    return _PASSWORD.sub(r"\1***@", url)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
+from server.redis_connect import RedisClient
+
 
 class ScriptBatch:
-    def __init__(self, redis: Redis, script: AsyncScript) -> None:
+    def __init__(self, redis: RedisClient, script: AsyncScript) -> None:
         self.redis = redis
         self.script = script
         self._waiting: list[tuple[list[str], list[Any], asyncio.Future[Any]]] = []
@@ -43,7 +44,9 @@ class ScriptBatch:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for keys, args, _ in batch:
-                    pipe.evalsha(self.script.sha, len(keys), *keys, *args)
+                    # The command itself: the cluster client's pipeline refuses ``evalsha()``
+                    # but routes EVALSHA by its keys (one tournament's slot).
+                    pipe.execute_command("EVALSHA", self.script.sha, len(keys), *keys, *args)
                 results = await pipe.execute(raise_on_error=False)
         except Exception as failure:
             for *_, future in batch:

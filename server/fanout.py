@@ -1,5 +1,10 @@
-"""Fan-out: every instance follows every commit through one Redis pattern subscription and
-hands each table's events to the stations watching it, in sequence order.
+"""Fan-out: an instance follows the commits of the tournaments its stations watch and hands
+each table's events to the stations watching it, in sequence order.
+
+On Redis 7 and later the commits are published by sharded pub/sub and this instance subscribes
+to a tournament's channel while one of its stations watches that tournament
+(``server.shard_channels``); on an older Redis (the embedded one) every commit of every
+tournament comes through one pattern subscription, as before.
 
 The fan-out knows its stations only as :class:`Subscriber`: something that is offered frames,
 told of new tables and told to resync. A delayed display (a token's ``delay``) is not sent a
@@ -11,11 +16,14 @@ to the stations watching the whole tournament, as ``tournament_events``. A commi
 the tournament's clock carries its view; every station of that tournament, one-table stations
 included, is sent the ``clock`` with the server's time.
 
-An instance remembers the last event number it delivered per table. A jump in the numbers (a
-message lost while the subscription was down, a Redis restart) is filled from the table's log
-before anything newer is delivered. A liveness probe — a message this instance publishes to
-itself every couple of seconds — detects a subscription that went quiet; until it is repaired
-the instance reports itself not ready.
+An instance remembers the last event number it delivered per table of a watched tournament. A
+jump in the numbers (a message lost while the subscription was down, a Redis restart) is filled
+from the table's log before anything newer is delivered. When a tournament's sharded
+subscription is confirmed, the last event of each watched log is read and offered, so what was
+committed before the subscription was live reaches the stations too. A liveness probe — a
+message this instance publishes to itself every second, or on sharded subscriptions a ping on
+each connection — detects a subscription that went quiet; until it is repaired the instance
+reports itself not ready.
 
 Every index is kept both ways, so a station that subscribes, unsubscribes or leaves costs what
 it watches, and a tournament's clock what that tournament's stations are: nothing here walks
@@ -30,17 +38,26 @@ import logging
 import time
 import uuid
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 import msgspec
-from redis.asyncio import Redis
 
 from protocol.tournament.tables import STAFF_ONLY
 from protocol.tournament.views import ClockView
 from protocol.wire import Clock, Events, TournamentEvents, encoder
 from server import metrics
-from server.store import CHANNEL_PATTERN, TOURNAMENT_LOG, Published, Store, channel
+from server.redis_connect import RedisClient, server_version
+from server.shard_channels import ShardChannels
+from server.store import (
+    CHANNEL_PATTERN,
+    TOURNAMENT_LOG,
+    Published,
+    Store,
+    channel,
+    log_key,
+    tables_key,
+)
 from server.tables import Applied
 from server.views import public_events
 
@@ -51,6 +68,8 @@ PROBE = "__probe__"
 PROBE_EVERY = 1.0
 PROBE_GRACE = 5.0
 CHUNK = 500
+SHARDED_SINCE = (7,)
+"""The Redis version whose commit scripts publish with SPUBLISH (``server.store``)."""
 
 
 class Frame:
@@ -198,9 +217,15 @@ class DelayLine:
 
 
 class Fanout:
-    def __init__(self, redis: Redis, store: Store) -> None:
+    def __init__(self, redis: RedisClient, store: Store, url: str = "") -> None:
         self.redis = redis
         self.store = store
+        self.channels = ShardChannels(redis, url, self.handle, self.joined)
+        """The tournaments this instance's stations watch, subscribed on Redis 7."""
+        self.sharded = False
+        """Events come by sharded pub/sub (Redis 7), not the pattern subscription."""
+        self.clock_of: Callable[[str], Awaitable[bytes | None]] | None = None
+        """The ``clock`` message of a tournament, sent when its subscription is confirmed."""
         self.by_table: dict[Key, set[Subscriber]] = defaultdict(set)
         self.by_tournament: dict[str, set[Subscriber]] = defaultdict(set)
         self.watched: dict[Subscriber, set[Key | str]] = defaultdict(set)
@@ -211,17 +236,26 @@ class Fanout:
         self.delayed: dict[float, int] = defaultdict(int)
         """Subscribers per delay: a delay line lives while a subscriber uses it."""
         self.last_seq: dict[Key, int] = {}
+        self.delivered: dict[str, set[Key]] = defaultdict(set)
+        """The keys of ``last_seq`` by tournament, forgotten with the tournament."""
         self.nonce = uuid.uuid4().hex
         self.probe_seen = 0.0
         self.subscribed = False
 
     @property
     def healthy(self) -> bool:
-        return self.subscribed and time.monotonic() - self.probe_seen < PROBE_GRACE
+        seen = self.channels.answered() if self.sharded else self.probe_seen
+        return self.subscribed and time.monotonic() - seen < PROBE_GRACE
+
+    def watches(self, tournament: str) -> bool:
+        """Some station of this instance watches the tournament or one of its tables."""
+        return tournament in self.by_tournament or tournament in self.watched_tables
 
     def watch(self, station: Subscriber, tournament: str, table: str | None) -> None:
         if not self.watched[station] and station.delay:
             self.delayed[station.delay] += 1
+        if not self.watches(tournament):
+            self.channels.want(tournament)
         if table is None:
             self.by_tournament[tournament].add(station)
             self.watched[station].add(tournament)
@@ -256,6 +290,15 @@ class Fanout:
             _discard(self.by_tournament, what, station)
         elif _discard(self.by_table, what, station):
             _discard(self.watched_tables, what[0], what)
+        tournament = what if isinstance(what, str) else what[0]
+        if not self.watches(tournament):
+            self._unwatched(tournament)
+
+    def _unwatched(self, tournament: str) -> None:
+        """No station here watches the tournament any more: its channel and numbers go."""
+        self.channels.drop(tournament)
+        for key in self.delivered.pop(tournament, ()):
+            self.last_seq.pop(key, None)
 
     def _line_left(self, delay: float) -> None:
         self.delayed[delay] -= 1
@@ -268,23 +311,66 @@ class Fanout:
     async def run(self) -> None:
         """Follow the commits forever, reconnecting and repairing after any failure."""
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(CHANNEL_PATTERN)
-                self.subscribed = True
-                self.probe_seen = time.monotonic()
-                await self.repair()
-                async with asyncio.TaskGroup() as group:
-                    group.create_task(self._probe())
-                    group.create_task(self._listen(pubsub))
+                self.sharded = await server_version(self.redis) >= SHARDED_SINCE
+                if self.sharded:
+                    self.subscribed = True
+                    await self.channels.run()
+                else:
+                    await self._follow_pattern()
             except* Exception as failure:
                 log.warning("event subscription lost: %s", failure.exceptions[0])
             finally:
                 self.subscribed = False
                 metrics.RECONNECTS.inc()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(0.2)
+
+    async def _follow_pattern(self) -> None:
+        """Every commit of every tournament, through one pattern subscription (Redis < 7)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.psubscribe(CHANNEL_PATTERN)
+            self.subscribed = True
+            self.probe_seen = time.monotonic()
+            await self.repair()
+            async with asyncio.TaskGroup() as group:
+                group.create_task(self._probe())
+                group.create_task(self._listen(pubsub))
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def joined(self, tournament: str) -> None:
+        """The tournament's sharded subscription is live: offer the last event of each
+        watched log (a station behind it catches up, one that has it drops it), tell the
+        tournament's watchers of tables made before, and send its clock."""
+        keys = sorted(
+            self.watched_tables.get(tournament, set()) | self.delivered.get(tournament, set())
+        )
+        watchers = list(self.by_tournament.get(tournament, ()))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.xrevrange(log_key(*key), count=1)
+            if watchers:
+                pipe.smembers(tables_key(tournament))
+            found = await pipe.execute()
+        for key, entries in zip(keys, found, strict=False):
+            if entries:
+                entry_id, fields = entries[0]
+                last = [(int(entry_id.split(b"-")[0]), fields[b"e"])]
+                for frame in frames_from(tournament, key[1], last):
+                    await self.accept(frame)
+        if watchers:
+            tables = sorted(t.decode() for t in found[-1])
+            for station in watchers:
+                seen = self.watched.get(station, set())
+                for table in tables:
+                    if (tournament, table) not in seen:
+                        station.new_table((tournament, table))
+        clock = await self.clock_of(tournament) if self.clock_of is not None else None
+        if clock is not None:
+            for station in self._tournament_stations(tournament):
+                station.clock(clock)
 
     async def _listen(self, pubsub: Any) -> None:
         async for message in pubsub.listen():
@@ -308,6 +394,8 @@ class Fanout:
                 self.probe_seen = time.monotonic()
             return
         key = (pub.tournament, pub.table)
+        if self.sharded and not self.watches(pub.tournament):
+            return  # unsubscribed since it was sent
         if not pub.events:
             # A new table: tournament watchers get its snapshot.
             for station in self.by_tournament.get(pub.tournament, set()):
@@ -328,6 +416,8 @@ class Fanout:
         its stations do not wait for the round trip through Redis); each is delivered once.
         """
         key = (frame.tournament, frame.table)
+        if self.sharded and not self.watches(frame.tournament):
+            return  # nobody here to deliver to, and no subscription to keep numbers by
         last = self.last_seq.get(key)
         if last is not None:
             if frame.last <= last:
@@ -345,6 +435,7 @@ class Fanout:
             for station in self._stations(key):
                 station.resync("events were missed and are no longer in the log")
             self.last_seq.pop(key, None)
+            self.delivered[key[0]].discard(key)
             return
         for frame in frames_from(key[0], key[1], found):
             self.deliver(frame)
@@ -361,6 +452,8 @@ class Fanout:
         key = (frame.tournament, frame.table)
         if frame.last <= self.last_seq.get(key, 0):
             return
+        if key not in self.last_seq:
+            self.delivered[frame.tournament].add(key)
         self.last_seq[key] = frame.last
         metrics.FANOUT_LAG.observe(max(0.0, time.time() - frame.at))
         if frame.clock is not None:
@@ -378,11 +471,15 @@ class Fanout:
         """Every station of the tournament gets the clock, stamped with the time now."""
         now = int(time.time() * 1000)
         message = encoder.encode(Clock(msgspec.structs.replace(_clock.decode(view), now=now)))
+        for station in self._tournament_stations(tournament):
+            station.clock(message)
+
+    def _tournament_stations(self, tournament: str) -> set[Subscriber]:
+        """The stations watching the tournament or any of its tables."""
         stations = set(self.by_tournament.get(tournament, set()))
         for key in self.watched_tables.get(tournament, set()):
             stations |= self.by_table[key]
-        for station in stations:
-            station.clock(message)
+        return stations
 
     def _released(self, delay: float, frame: Frame) -> None:
         key = (frame.tournament, frame.table)

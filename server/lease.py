@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from redis.asyncio import Redis
+from server.redis_connect import RedisClient
 
 log = logging.getLogger("tablewire.lease")
 
@@ -39,7 +39,7 @@ return 0
 
 
 class Lease:
-    def __init__(self, redis: Redis, key: str, owner: str, ttl: float = 5.0) -> None:
+    def __init__(self, redis: RedisClient, key: str, owner: str, ttl: float = 5.0) -> None:
         self.redis = redis
         self.key = key
         self.owner = owner

@@ -95,7 +95,7 @@ if ARGV[10] == '-' then
 elseif ARGV[10] ~= '' then
   redis.call('ZADD', KEYS[5], ARGV[10], ARGV[11])
 end
-redis.call('PUBLISH', KEYS[4], ARGV[4])
+redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], ARGV[4])
 return {'ok', tostring(last)}
 """
 )
@@ -130,7 +130,7 @@ CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'seq', 0, 'snap', ARGV[1], 'config', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
-redis.call('PUBLISH', KEYS[3], ARGV[4])
+redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[3], ARGV[4])
 return 1
 """
 

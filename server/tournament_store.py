@@ -79,7 +79,7 @@ if tcount > 0 then
   elseif ARGV[9] ~= '' then
     redis.call('ZADD', KEYS[5], ARGV[9], '')
   end
-  redis.call('PUBLISH', KEYS[4], ARGV[11])
+  redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], ARGV[11])
 end
 for k = 1, n do
   local p = parts[k]
@@ -90,7 +90,7 @@ for k = 1, n do
   if seq < 0 then
     redis.call('HSET', state, 'seq', 0, 'snap', p.snap, 'config', p.config)
     redis.call('SADD', KEYS[7], p.table)
-    redis.call('PUBLISH', KEYS[4], p.created)
+    redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], p.created)
     seq = 0
   end
   for e = 1, p.count do
@@ -103,7 +103,7 @@ for k = 1, n do
   end
   if p.count > 0 then
     redis.call('HSET', state, 'seq', seq + p.count, 'snap', p.snap)
-    redis.call('PUBLISH', KEYS[4], p.published)
+    redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], p.published)
   end
   if p.deadline == '-' then
     redis.call('ZREM', KEYS[5], p.table)

@@ -15,7 +15,7 @@ import logging
 import os
 import time
 
-from redis.asyncio import Redis
+from server.redis_connect import RedisClient
 
 log = logging.getLogger("tablewire.redis")
 EVERY = 1.0
@@ -24,7 +24,7 @@ STALL_SECONDS = float(os.environ.get("TABLEWIRE_STALL_SECONDS", "2.0"))
 
 
 class Watchdog:
-    def __init__(self, redis: Redis, threshold: float = STALL_SECONDS) -> None:
+    def __init__(self, redis: RedisClient, threshold: float = STALL_SECONDS) -> None:
         self.redis = redis
         self.threshold = threshold
         self.stalled_since: float | None = None

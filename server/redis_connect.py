@@ -1,0 +1,186 @@
+"""Which Redis the service talks to: one server, or a Redis Cluster named by its seed nodes.
+
+``REDIS_URL`` is either a plain ``redis://`` / ``rediss://`` URL (one server, as always) or
+``redis+cluster://[user:password@]host:port[,host:port...]`` (``rediss+cluster://`` for TLS):
+a Redis Cluster reached through any of the seed nodes listed, with the asyncio cluster client.
+Every key of a tournament carries its hash tag (``server.store``), so each script and each
+transaction of a tournament goes to the one node that owns its slot.
+
+The event subscription does not use the command client's pool: on Redis 7 it holds one
+connection of its own per node that owns a watched tournament (``server.shard_channels``),
+made here with the URL's credentials and without retries, so a lost connection is noticed
+and repaired by the fan-out rather than silently re-made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+from urllib.parse import parse_qs, unquote
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import ClusterDownError, RedisClusterException
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+RedisClient: TypeAlias = Redis | RedisCluster
+"""What the service's Redis users are handed: the same command API either way."""
+
+CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}
+"""The URL schemes that name a cluster, and whether each uses TLS."""
+RETRY_ON: list[type[Exception]] = [RedisConnectionError, RedisTimeoutError]
+
+
+@dataclass(frozen=True)
+class ClusterSeeds:
+    """A cluster as ``REDIS_URL`` names it: seed nodes and the credentials of every node."""
+
+    nodes: tuple[tuple[str, int], ...]
+    username: str | None = None
+    password: str | None = None
+    ssl: bool = False
+
+
+def cluster_seeds(url: str) -> ClusterSeeds | None:
+    """The seeds of a ``redis+cluster://`` URL; None for a URL of one server."""
+    scheme, _, rest = url.partition("://")
+    if scheme not in CLUSTER_SCHEMES:
+        return None
+    rest, _, query = rest.partition("?")
+    rest = rest.split("/", 1)[0]
+    userinfo, _, hosts = rest.rpartition("@")
+    username, _, password = userinfo.partition(":")
+    nodes = []
+    for seed in filter(None, hosts.split(",")):
+        host, _, port = seed.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"a cluster seed must be host:port, not {seed!r}")
+        nodes.append((host.strip("[]"), int(port)))
+    if not nodes:
+        raise ValueError("a redis+cluster:// URL names at least one seed node host:port")
+    if parse_qs(query):
+        raise ValueError("a redis+cluster:// URL takes no query options")
+    return ClusterSeeds(
+        tuple(nodes),
+        unquote(username) or None,
+        unquote(password) or None,
+        CLUSTER_SCHEMES[scheme],
+    )
+
+
+class Cluster(RedisCluster):
+    """The cluster client, whose "no node of the cluster can be reached" and "the cluster is
+    down" (its slots not all served yet, after a restart) are the connection error one
+    unreachable Redis gives: nothing ran, and the service answers ``unavailable`` (send it
+    again), as it does when its single Redis is down, not ``internal``."""
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> RedisCluster:
+        with _unreachable_as_connection_error():
+            return await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        with _unreachable_as_connection_error():
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> Any:
+        if shard_hint:
+            raise RedisClusterException("shard_hint is deprecated in cluster mode")
+        return _Pipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _Pipeline(ClusterPipeline):
+    async def execute(
+        self, raise_on_error: bool = True, allow_redirections: bool = True
+    ) -> list[Any]:
+        with _unreachable_as_connection_error():
+            found = await super().execute(raise_on_error, allow_redirections)
+        return [unavailable(got) if isinstance(got, Exception) else got for got in found]
+
+
+def unavailable(failure: Exception) -> Exception:
+    """``failure``, or the connection error it stands for (nothing ran)."""
+    if isinstance(failure, ClusterDownError) or (
+        isinstance(failure, RedisClusterException) and "cannot be connected" in str(failure)
+    ):
+        return RedisConnectionError(str(failure))
+    return failure
+
+
+@contextmanager
+def _unreachable_as_connection_error() -> Iterator[None]:
+    try:
+        yield
+    except (ClusterDownError, RedisClusterException) as exc:
+        replaced = unavailable(exc)
+        if replaced is exc:
+            raise
+        raise replaced from exc
+
+
+def connect(url: str, max_connections: int) -> RedisClient:
+    """The command client: a bounded pool that waits for a free connection rather than failing
+    under a burst (one server), or the cluster client with that many connections per node.
+    Commands are idempotent by id, so one on a connection that went stale (a Redis restart,
+    a failover) is simply tried again."""
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), 3)
+    seeds = cluster_seeds(url)
+    if seeds is None:
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=10,
+            retry=retry,
+            retry_on_error=RETRY_ON,
+        )
+        return Redis(connection_pool=pool, socket_keepalive=True)
+    return Cluster(
+        startup_nodes=[ClusterNode(host, port) for host, port in seeds.nodes],
+        username=seeds.username,
+        password=seeds.password,
+        ssl=seeds.ssl,
+        max_connections=max_connections,
+        retry=retry,
+        retry_on_error=RETRY_ON,
+        socket_keepalive=True,
+    )
+
+
+def subscriber(url: str, host: str | None = None, port: int | None = None) -> Redis:
+    """A client for one subscription connection, without retries: to the server of ``url``,
+    or to the cluster node ``host:port`` with the cluster's credentials."""
+    once = Retry(NoBackoff(), 0)
+    seeds = cluster_seeds(url)
+    if seeds is None:
+        return Redis.from_url(url, retry=once, socket_keepalive=True)
+    return Redis(
+        host=host or seeds.nodes[0][0],
+        port=port or seeds.nodes[0][1],
+        username=seeds.username,
+        password=seeds.password,
+        ssl=seeds.ssl,
+        retry=once,
+        socket_keepalive=True,
+    )
+
+
+async def server_version(redis: RedisClient) -> tuple[int, ...]:
+    """The Redis version (the oldest node's, on a cluster): sharded pub/sub needs 7."""
+    if isinstance(redis, RedisCluster):
+        found = await redis.info("server", target_nodes=RedisCluster.PRIMARIES)
+        # One node's INFO, or each node's by its name.
+        infos = [found] if "redis_version" in found else list(found.values())
+        return min(_version(info) for info in infos)
+    return _version(await redis.info("server"))
+
+
+def _version(info: dict[str, Any]) -> tuple[int, ...]:
+    return tuple(int(part) for part in str(info["redis_version"]).split(".")[:3])
