@@ -134,7 +134,10 @@ class Stations:
         table: str | None = "1",
         viewport: tuple[int, int] = (1024, 768),
         extra: str = "",
+        before: Callable[[Any], None] | None = None,
     ) -> Any:
+        """The station's page; ``before`` is called with the page before it is loaded (to
+        route its websocket, say)."""
         context = self.browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, has_touch=page == "dealer"
         )
@@ -144,6 +147,8 @@ class Stations:
         errors: list[str] = []
         tab.on("pageerror", lambda exc: errors.append(str(exc)))
         tab.page_errors = errors  # type: ignore[attr-defined]
+        if before is not None:
+            before(tab)
         tab.goto(self.url(page, role, table, extra))
         return tab
 

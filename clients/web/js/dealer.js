@@ -8,7 +8,7 @@ import { Feed, pageParams } from "./feed.js";
 import { h, renderInto, renderLog, showStatus, tickClock } from "./ui.js";
 import { bettingPanel } from "./dealer/betting.js";
 import { renderChipEntry } from "./dealer/chips.js";
-import { $, alert, entry, liveSeats, OFFLINE, resetEntry, send, station } from "./dealer/context.js";
+import { $, actAnswered, alert, entry, liveSeats, OFFLINE, send, station } from "./dealer/context.js";
 import { dealPanel, floorPanel, idlePanel, showdownPanel } from "./dealer/hand.js";
 import { setUpIrregularities } from "./dealer/irregular.js";
 import { renderOval } from "./dealer/oval.js";
@@ -44,10 +44,8 @@ station.feed = new (withClock(Feed))({
     station.schedule();
   },
   onReply: (reply) => {
-    if (reply.ok) {
-      if (reply.command?.type === "act") resetEntry();
-      return;
-    }
+    if (reply.command?.type === "act") actAnswered(reply);
+    if (reply.ok) return;
     const why = reply.code === "stale" ? "The table moved on before this arrived; check the table and record again." : reply.message;
     alert(why, reply.rule);
     station.schedule();

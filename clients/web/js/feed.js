@@ -218,6 +218,7 @@ export class Feed {
     if (after && model?.seq != null) message.after = model.seq;
     if (!this.connection.send(message)) return null;
     this.pending.set(id, message);
+    this.showUnanswered();
     return id;
   }
 
@@ -225,5 +226,12 @@ export class Feed {
     const message = this.pending.get(id);
     this.pending.delete(id);
     this.onReply?.({ ...reply, command: message?.command, table: message?.table });
+    this.showUnanswered();
+  }
+
+  /** How many commands wait for the server's answer, on the page (`data-unanswered`): a
+   * station can say it is still sending, and a test knows when an answer was handled. */
+  showUnanswered() {
+    document.body.dataset.unanswered = String(this.pending.size);
   }
 }

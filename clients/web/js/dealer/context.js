@@ -35,15 +35,39 @@ export function send(command, { after = true } = {}) {
   return id;
 }
 
+const FRESH = { chips: [], times: 1, declare: "", amount: "", first: "together", prior: "left", from: null };
+// The entry the last action was recorded from, until the server answers it.
+let consumed = null;
+
+/** Record an action. The entry it was made from is spent at once: the events can move the
+ * table to the next seat before the acknowledgement comes, and the dealer starts entering that
+ * seat's chips — clearing the entry on the acknowledgement threw those away. */
 export function act(seat, fields) {
   const command = { type: "act", seat, ...fields };
   const clock = station.model.view.clock;
   if (clock && clock.seat === seat) command.at = Date.now();
+  consumed = { ...entry, chips: [...entry.chips] };
+  resetEntry();
   return send(command);
 }
 
+/** The server answered an action: a refused one gives its entry back to correct and send
+ * again, unless the dealer has started another since. */
+export function actAnswered(reply) {
+  const spent = consumed;
+  consumed = null;
+  if (reply.ok || !spent || !untouched()) return;
+  Object.assign(entry, spent);
+  $("chip-entry").dataset.sig = "";
+  station.schedule();
+}
+
+function untouched() {
+  return Object.entries(FRESH).every(([k, v]) => (Array.isArray(v) ? entry[k].length === 0 : entry[k] === v));
+}
+
 export function resetEntry() {
-  Object.assign(entry, { chips: [], times: 1, declare: "", amount: "", first: "together", prior: "left", from: null });
+  Object.assign(entry, { ...FRESH, chips: [] });
   $("chip-entry").dataset.sig = "";
   // The action panel redraws by itself when the prompt or the acting seat changes; redrawing it
   // on every acknowledgement would throw away an amount the dealer is typing for the next seat.
