@@ -133,7 +133,11 @@ class ServerProcess:
             stderr=subprocess.STDOUT,
             preexec_fn=_files_limit(self.open_files) if self.open_files else None,
         )
-        wait_http(self.port, "/readyz")
+        try:
+            wait_http(self.port, "/readyz")
+        except RuntimeError:
+            self.stop()  # a server that never became ready must not outlive its test
+            raise
         return self
 
     def kill(self) -> None:
