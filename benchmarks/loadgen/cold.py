@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from clients.bots import Mirror
 from loadgen.common import TOURNAMENT, table_config
@@ -132,8 +132,8 @@ class Station:
             self.attempts += 1
             try:
                 await self.sign_in()
-            except (OSError, RuntimeError, TimeoutError, ConnectionClosed):
-                continue
+            except (OSError, RuntimeError, TimeoutError, WebSocketException):
+                continue  # not up yet, or its door full (refused before sign-in): again
             self.connected_at = time.monotonic()
             break
         asyncio.get_running_loop().create_task(self._resume())
