@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 import signal
 import statistics
@@ -118,6 +119,9 @@ async def orchestrate(args: argparse.Namespace) -> int:
     secret = secrets.token_hex(16)
     how = signal.SIGKILL if args.signal == "kill" else signal.SIGTERM
     stations = 2 * args.tables + args.floors
+    if args.door is not None:  # the instances' environment (start_server passes it on)
+        os.environ["TABLEWIRE_MAX_UNSIGNED_PER_ADDRESS"] = str(args.door)
+        os.environ["TABLEWIRE_MAX_UNSIGNED"] = str(max(256, args.door))
     with scratch("tablewire-cold-", args.keep, stations + 1000) as (workdir, redis):
         ports = [free_port() for _ in range(args.instances)]
         servers = [start_server(redis.url, secret, workdir, port) for port in ports]
@@ -192,7 +196,8 @@ def report(
         f"Tablewire cold start: {args.tables} tables on {args.instances} instances, {stations:,}"
         f" stations ({args.tables} dealers, {args.tables} displays, {args.floors} floors) over"
         f" {args.workers} client processes; {args.play} commands a table before; every instance"
-        f" stopped with SIG{args.signal.upper()} at once and started again"
+        f" stopped with SIG{args.signal.upper()} at once and started again; the door admits"
+        f" {args.door or 16} unsigned connections an address"
     )
     print(
         "  restart: the signal -> each instance answering /readyz: "
@@ -233,6 +238,14 @@ def main() -> None:
     parser.add_argument("--play", type=int, default=12, help="commands a table before")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--signal", choices=("kill", "term"), default="kill")
+    parser.add_argument(
+        "--door",
+        type=int,
+        default=None,
+        help="unsigned connections the instances admit from one address (the server's default,"
+        " 16, when not given: every station here comes from 127.0.0.1, where a room's come"
+        " from a tablet or a TV each)",
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", default=None, help="write the figures to this file")
