@@ -46,9 +46,13 @@ export function act(seat, fields) {
   const command = { type: "act", seat, ...fields };
   const clock = station.model.view.clock;
   if (clock && clock.seat === seat) command.at = Date.now();
-  consumed = { ...entry, chips: [...entry.chips] };
-  resetEntry();
-  return send(command);
+  const spent = { ...entry, chips: [...entry.chips] };
+  const id = send(command);
+  if (id) {  // offline, nothing was sent: the entry stays for the dealer to send again
+    consumed = spent;
+    resetEntry();
+  }
+  return id;
 }
 
 /** The server answered an action: a refused one gives its entry back to correct and send
