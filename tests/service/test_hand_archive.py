@@ -111,12 +111,18 @@ async def play_hands(bot: Bot, hands: int) -> None:
         await play(bot, 1)
 
 
+async def trimmed_table(start_server: Any, stations: Any, seed: int) -> tuple[Any, Bot]:
+    """A server keeping ``KEEP`` events a log, table 1 set up, and its bot dealer."""
+    server = start_server(TABLEWIRE_LOG_KEEP=KEEP)
+    await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
+    bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, seed)
+    return server, bot
+
+
 async def test_a_table_played_past_the_trim_length_keeps_every_hand(
     start_server, stations, connect, aredis, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    server = start_server(TABLEWIRE_LOG_KEEP=KEEP)
-    await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
-    bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 3)
+    server, bot = await trimmed_table(start_server, stations, seed=3)
     await play(bot, 500)
     await play_hands(bot, 1)  # the last command sent ends a hand
     hands = bot.policy.hands
@@ -179,9 +185,7 @@ async def test_a_table_played_past_the_trim_length_keeps_every_hand(
 async def test_a_server_killed_right_after_a_hand_ends_loses_no_hand(
     start_server, stations, connect, aredis, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    server = start_server(TABLEWIRE_LOG_KEEP=KEEP)
-    await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
-    bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", CONFIG, 5)
+    server, bot = await trimmed_table(start_server, stations, seed=5)
     await play_hands(bot, 3)
     server.kill()  # kill -9 the moment the third hand's end is acknowledged
     ended = bot.policy.hands
