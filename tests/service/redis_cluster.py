@@ -123,6 +123,9 @@ class LocalCluster:
     cli: str
     ports: list[int] = field(default_factory=_ports)
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    node_timeout_ms: int = 5000
+    """How long a node is unreachable before the others fail it over (a failover test wants
+    it shorter)."""
 
     @property
     def url(self) -> str:
@@ -190,7 +193,7 @@ class LocalCluster:
                         f"dir {folder}",
                         "cluster-enabled yes",
                         "cluster-config-file nodes.conf",
-                        "cluster-node-timeout 5000",
+                        f"cluster-node-timeout {self.node_timeout_ms}",
                         "appendonly yes",
                         "appendfsync everysec",
                         'save ""',
