@@ -37,12 +37,15 @@ from urllib.parse import urlsplit
 import anyio
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server import metrics
 from server.admission import Door, FileBudget, backlog_for
+from server.batch import ScriptBatch
 from server.connection import Connection
 from server.embedded_redis import (
     DataDirInUse,
@@ -54,6 +57,7 @@ from server.embedded_redis import (
 from server.fanout import Fanout
 from server.lease import Lease
 from server.redis_connect import RedisClient, connect
+from server.replication import ReplicaWait
 from server.station import Gate, Services, Station
 from server.store import Store
 from server.tables import Tables
@@ -128,7 +132,13 @@ def load_secret(settings: Settings) -> bytes:
 
 
 class App:
-    def __init__(self, settings: Settings, redis: RedisClient, redis_url: str = "") -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        redis: RedisClient,
+        redis_url: str = "",
+        replicas: ReplicaWait | None = None,
+    ) -> None:
         self.settings = settings
         self.name = settings.name
         self.heartbeat = settings.heartbeat
@@ -137,14 +147,17 @@ class App:
         self.redis = redis
         # The cluster client has the single client's command API; the stores name the latter.
         commands = cast(Redis, redis)
-        self.store = Store(commands)
+        # Every write a station is answered on goes through one batch, and its WAIT.
+        self.replicas = replicas or ReplicaWait(0, 1)
+        batch = ScriptBatch(redis, self.replicas)
+        self.store = Store(commands, batch)
         # A few of the pool's connections (of each node's, on a cluster) are left to catch-ups
         # and health checks.
         pool = getattr(redis, "connection_pool", None)
         pool_size = getattr(pool, "max_connections", REDIS_CONNECTIONS)
         self.tables = Tables(self.store, slots=max(1, pool_size * 15 // 16))
         self.fanout = Fanout(redis, self.store, redis_url)
-        self.tournaments = Tournaments(TournamentStore(commands), self.tables)
+        self.tournaments = Tournaments(TournamentStore(commands, batch), self.tables)
         self.fanout.clock_of = self.tournaments.clock_message
         self.gate = Gate()
         self.descriptors = FileBudget()
@@ -390,7 +403,12 @@ async def _serve(
     # One server or a cluster (``server.redis_connect``); the event subscription has
     # connections of its own.
     redis = connect(url, REDIS_CONNECTIONS)
-    app = App(settings, redis, url)
+    replicas = ReplicaWait.from_environment()
+    app = App(settings, redis, url, replicas)
+    try:
+        await replicas.look_up(redis)
+    except (RedisConnectionError, RedisTimeoutError) as exc:
+        log.warning("replicas not looked up yet", extra={"error": str(exc)})
     door = Door(settings.max_unsigned, settings.max_unsigned_per_address, settings.hello_timeout)
     app.services.door = door
     await app.services.sessions.refresh(redis)
@@ -404,6 +422,7 @@ async def _serve(
     # run by whichever instance holds the timers lease (server.lease, server.timers).
     watchdog = loop.create_task(Watchdog(redis).run())
     lateness = loop.create_task(metrics.watch_loop())
+    following_replicas = loop.create_task(replicas.run(redis))
     timers = Timers(app.store, app.tables, app.fanout, app.tournaments)
     lease = Lease(redis, LEASE_KEY, f"{settings.name}:{os.getpid()}:{secrets.token_hex(4)}")
     timing = loop.create_task(lease.run(timers.run))
@@ -448,7 +467,8 @@ async def _serve(
     timing.cancel()
     watchdog.cancel()
     lateness.cancel()
-    await asyncio.gather(timing, watchdog, lateness, return_exceptions=True)
+    following_replicas.cancel()
+    await asyncio.gather(timing, watchdog, lateness, following_replicas, return_exceptions=True)
     fanout.cancel()
     sessions.cancel()
     if supervisor:

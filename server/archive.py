@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import cast
 
 import msgspec
-from redis.asyncio import Redis
 
 from protocol.wire import Error, FetchHand, HandArchived, encoder
 from server.hand_files import hand_path
 from server.hand_record import HandRecord, decode, encode, from_redis
+from server.redis_connect import RedisClient
 from server.store import hand_key
 
 MAY_FETCH = frozenset({"floor", "admin"})
@@ -25,7 +25,7 @@ MAY_FETCH = frozenset({"floor", "admin"})
 
 
 async def fetch_hand(
-    redis: Redis, tournament: str, table: str, hand: int, directory: Path | None = None
+    redis: RedisClient, tournament: str, table: str, hand: int, directory: Path | None = None
 ) -> HandRecord | None:
     """Hand ``hand`` of the table: Redis's record, else its file under ``directory``."""
     fields = cast(dict[bytes, bytes], await redis.hgetall(hand_key(tournament, table, hand)))
@@ -38,7 +38,7 @@ async def fetch_hand(
 
 
 async def answer(
-    redis: Redis, role: str, message: FetchHand, directory: Path | None = None
+    redis: RedisClient, role: str, message: FetchHand, directory: Path | None = None
 ) -> bytes:
     """The frame that answers a station's ``fetch_hand``: the hand, or why not."""
     if role not in MAY_FETCH:

@@ -251,6 +251,19 @@ def _seconds(text: str, ctx: click.Context, param: click.Parameter) -> int:
     show_default="0: for ever",
     help="How long Redis keeps an archived hand: 30d, 12h ... (the files stay).",
 )
+@click.option(
+    "--wait-replicas",
+    default=lambda: os.environ.get("TABLEWIRE_WAIT_REPLICAS", "auto"),
+    show_default="auto: 1 where the primary has a replica",
+    help="Replicas that must hold a commit before it is acknowledged (Redis WAIT): auto or N.",
+)
+@click.option(
+    "--wait-timeout",
+    type=click.FloatRange(min=0.001),
+    default=lambda: float(os.environ.get("TABLEWIRE_WAIT_TIMEOUT", "2")),
+    show_default="2",
+    help="Seconds a commit waits for its replicas before it is answered unavailable.",
+)
 def serve(
     host: str,
     port: int,
@@ -265,11 +278,17 @@ def serve(
     hello_timeout: float,
     archive_dir: Path | None,
     hand_keep: int,
+    wait_replicas: str,
+    wait_timeout: float,
 ) -> None:
     """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
-    # The hand archive's settings reach the stores through the environment they read.
+    if wait_replicas != "auto" and not wait_replicas.isdigit():
+        raise click.BadParameter("auto or a number of replicas", param_hint="--wait-replicas")
+    # The hand archive's and the replicas' settings reach the service through the environment.
     os.environ["TABLEWIRE_ARCHIVE_DIR"] = str(archive_dir or data_dir / "hands")
     os.environ["TABLEWIRE_HAND_KEEP"] = str(hand_keep)
+    os.environ["TABLEWIRE_WAIT_REPLICAS"] = wait_replicas
+    os.environ["TABLEWIRE_WAIT_TIMEOUT"] = repr(wait_timeout)
     from server import logs, loop
     from server.app import Settings, StartupError, run
 
@@ -374,18 +393,23 @@ def _redis_options(command: Callable[..., None]) -> Callable[..., None]:
 def revoke(token_id: str, data_dir: Path, redis_url: str | None) -> None:
     """Revoke the token whose id is TOKEN_ID (printed when it was issued). Every server refuses
     it within a second and closes the stations signed in with it (4003)."""
-    from redis import Redis
+    import asyncio
 
     from server.admission import REVOKED
+    from server.redis_connect import connect
 
     if not token_id or len(token_id) > 64:
         raise click.UsageError("TOKEN_ID is the id printed with the token")
-    with _redis(data_dir, redis_url) as url:
-        client = Redis.from_url(url)
+
+    async def revoke_in(url: str) -> bool:
+        client = connect(url, 2)
         try:
-            added = client.hsetnx(REVOKED, token_id, int(time.time()))
+            return bool(await client.hsetnx(REVOKED, token_id, int(time.time())))
         finally:
-            client.close()
+            await client.aclose()
+
+    with _redis(data_dir, redis_url) as url:
+        added = asyncio.run(revoke_in(url))
     click.echo(f"token {token_id} {'revoked' if added else 'was revoked already'}")
 
 
@@ -436,13 +460,12 @@ def hand(
     one JSON document, which `tablewire replay` reads), or its PHH with --phh."""
     import asyncio
 
-    from redis.asyncio import Redis
-
     from server.archive import fetch_hand
     from server.hand_record import encode
+    from server.redis_connect import connect
 
     async def fetch(url: str) -> HandRecord | None:
-        client = Redis.from_url(url)
+        client = connect(url, 2)
         try:
             directory = archive_dir or data_dir / "hands"
             return await fetch_hand(client, tournament, table, number, directory)

@@ -41,6 +41,11 @@ STALE_RULINGS = Counter(
     "tablewire_stale_rulings_total",
     "Tournament commands refused on a copy another instance had moved past, then ruled on again",
 )
+REPLICA_SHORTFALLS = Counter(
+    "tablewire_replica_shortfalls_total",
+    "Batches of commits whose WAIT came back with fewer replicas than wanted: not acknowledged,"
+    " answered unavailable",
+)
 GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
 RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
 SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")

@@ -1,10 +1,17 @@
-"""Which Redis the service talks to: one server, or a Redis Cluster named by its seed nodes.
+"""Which Redis the service talks to: one server, a primary found by Sentinel, or a Redis
+Cluster named by its seed nodes.
 
-``REDIS_URL`` is either a plain ``redis://`` / ``rediss://`` URL (one server, as always) or
-``redis+cluster://[user:password@]host:port[,host:port...]`` (``rediss+cluster://`` for TLS):
-a Redis Cluster reached through any of the seed nodes listed, with the asyncio cluster client.
-Every key of a tournament carries its hash tag (``server.store``), so each script and each
-transaction of a tournament goes to the one node that owns its slot.
+``REDIS_URL`` is one of
+
+- a plain ``redis://`` / ``rediss://`` URL: one server, as always;
+- ``redis+sentinel://[user:password@]host:port[,host:port...]/SERVICE`` (``rediss+sentinel://``
+  for TLS): the primary of the service ``SERVICE`` as the Sentinels listed report it; the
+  credentials are the data nodes' (the Sentinels are asked without). When Sentinel fails the
+  primary over, the connections to the old one fail, and the next ones ask the Sentinels again;
+- ``redis+cluster://[user:password@]host:port[,host:port...]`` (``rediss+cluster://`` for
+  TLS): a Redis Cluster reached through any of the seed nodes listed, with the asyncio cluster
+  client. Every key of a tournament carries its hash tag (``server.store``), so each script and
+  each transaction of a tournament goes to the one node that owns its slot.
 
 The event subscription does not use the command client's pool: on Redis 7 it holds one
 connection of its own per node that owns a watched tournament (``server.shard_channels``),
@@ -17,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 from urllib.parse import parse_qs, unquote
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ClusterDownError, RedisClusterException
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -33,6 +41,8 @@ RedisClient: TypeAlias = Redis | RedisCluster
 
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}
 """The URL schemes that name a cluster, and whether each uses TLS."""
+SENTINEL_SCHEMES = {"redis+sentinel": False, "rediss+sentinel": True}
+"""The URL schemes that name Sentinels and a service, and whether the data nodes use TLS."""
 RETRY_ON: list[type[Exception]] = [RedisConnectionError, RedisTimeoutError]
 
 
@@ -46,31 +56,63 @@ class ClusterSeeds:
     ssl: bool = False
 
 
+@dataclass(frozen=True)
+class SentinelService:
+    """A primary as ``REDIS_URL`` names it: the Sentinels, the service, the data nodes'
+    credentials."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    service: str
+    username: str | None = None
+    password: str | None = None
+    ssl: bool = False
+
+
 def cluster_seeds(url: str) -> ClusterSeeds | None:
-    """The seeds of a ``redis+cluster://`` URL; None for a URL of one server."""
-    scheme, _, rest = url.partition("://")
+    """The seeds of a ``redis+cluster://`` URL; None for any other URL."""
+    scheme = url.partition("://")[0]
     if scheme not in CLUSTER_SCHEMES:
         return None
+    nodes, path, username, password = _hosts(url, "cluster seed")
+    if path:
+        raise ValueError("a redis+cluster:// URL names no database or service")
+    return ClusterSeeds(nodes, username, password, CLUSTER_SCHEMES[scheme])
+
+
+def sentinel_service(url: str) -> SentinelService | None:
+    """The Sentinels and service of a ``redis+sentinel://`` URL; None for any other URL."""
+    scheme = url.partition("://")[0]
+    if scheme not in SENTINEL_SCHEMES:
+        return None
+    sentinels, service, username, password = _hosts(url, "sentinel")
+    if not service or "/" in service:
+        raise ValueError("a redis+sentinel:// URL ends with /SERVICE, the primary's name")
+    return SentinelService(sentinels, service, username, password, SENTINEL_SCHEMES[scheme])
+
+
+def _hosts(url: str, what: str) -> tuple[tuple[tuple[str, int], ...], str, str | None, str | None]:
+    """A multi-host URL's ``host:port`` list, its path (without the ``/``) and credentials."""
+    scheme, _, rest = url.partition("://")
     rest, _, query = rest.partition("?")
-    rest = rest.split("/", 1)[0]
+    rest, _, path = rest.partition("/")
     userinfo, _, hosts = rest.rpartition("@")
     username, _, password = userinfo.partition(":")
     nodes = []
     for seed in filter(None, hosts.split(",")):
         host, _, port = seed.rpartition(":")
         if not host or not port.isdigit():
-            raise ValueError(f"a cluster seed must be host:port, not {seed!r}")
+            raise ValueError(f"a {what} must be host:port, not {seed!r}")
         nodes.append((host.strip("[]"), int(port)))
     if not nodes:
-        raise ValueError("a redis+cluster:// URL names at least one seed node host:port")
+        raise ValueError(f"a {scheme}:// URL names at least one {what} host:port")
     if parse_qs(query):
-        raise ValueError("a redis+cluster:// URL takes no query options")
-    return ClusterSeeds(
-        tuple(nodes),
-        unquote(username) or None,
-        unquote(password) or None,
-        CLUSTER_SCHEMES[scheme],
-    )
+        raise ValueError(f"a {scheme}:// URL takes no query options")
+    return tuple(nodes), unquote(path), unquote(username) or None, unquote(password) or None
+
+
+class _SentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+    """Sentinel's pool (it asks the Sentinels where the primary is) with the blocking pool's
+    wait for a free connection under a burst, as for one server."""
 
 
 class Cluster(RedisCluster):
@@ -132,6 +174,18 @@ def connect(url: str, max_connections: int) -> RedisClient:
     Commands are idempotent by id, so one on a connection that went stale (a Redis restart,
     a failover) is simply tried again."""
     retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), 3)
+    primary = sentinel_service(url)
+    if primary is not None:
+        client = _sentinel(primary).master_for(
+            primary.service,
+            connection_pool_class=_SentinelPool,
+            max_connections=max_connections,
+            timeout=10,
+            retry=retry,
+            retry_on_error=RETRY_ON,
+            socket_keepalive=True,
+        )
+        return cast(Redis, client)
     seeds = cluster_seeds(url)
     if seeds is None:
         pool = BlockingConnectionPool.from_url(
@@ -158,6 +212,10 @@ def subscriber(url: str, host: str | None = None, port: int | None = None) -> Re
     """A client for one subscription connection, without retries: to the server of ``url``,
     or to the cluster node ``host:port`` with the cluster's credentials."""
     once = Retry(NoBackoff(), 0)
+    primary = sentinel_service(url)
+    if primary is not None:
+        found = _sentinel(primary).master_for(primary.service, retry=once, socket_keepalive=True)
+        return cast(Redis, found)
     seeds = cluster_seeds(url)
     if seeds is None:
         return Redis.from_url(url, retry=once, socket_keepalive=True)
@@ -169,6 +227,15 @@ def subscriber(url: str, host: str | None = None, port: int | None = None) -> Re
         ssl=seeds.ssl,
         retry=once,
         socket_keepalive=True,
+    )
+
+
+def _sentinel(primary: SentinelService) -> Sentinel:
+    return Sentinel(  # type: ignore[no-untyped-call]
+        list(primary.sentinels),
+        username=primary.username,
+        password=primary.password,
+        ssl=primary.ssl,
     )
 
 

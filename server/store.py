@@ -54,17 +54,20 @@ from redis.asyncio import Redis
 from protocol.tournament.views import ClockView
 from server import metrics
 from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
-from server.batch import ScriptBatch
+from server.batch import PUBLISH_LUA, ScriptBatch
 from server.hand_files import HandFiles
 
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
 
 COMMIT = (
-    HAND_LUA
+    PUBLISH_LUA
+    + HAND_LUA
     + """
 local done = redis.call('HGET', KEYS[3], ARGV[2])
 if done then
+  -- Written again: a WAIT after this answer then covers the first commit too.
+  redis.call('HSET', KEYS[3], ARGV[2], done)
   if redis.call('GET', KEYS[6]) == ARGV[8] then return {'ok', done} end
   return {'duplicate', done}
 end
@@ -95,7 +98,7 @@ if ARGV[10] == '-' then
 elseif ARGV[10] ~= '' then
   redis.call('ZADD', KEYS[5], ARGV[10], ARGV[11])
 end
-redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], ARGV[4])
+publish(KEYS[4], ARGV[4])
 return {'ok', tostring(last)}
 """
 )
@@ -105,7 +108,8 @@ unchanged, ``'-'`` none, else ``expires`` in ms), the table id, the events, then
 the command starts a hand in a tournament that has a structure: the tournament's ``hold``
 (a break, a clock not started) refuses it, in the same script (``held``); then the hand
 marks (``server.archive_script``: a hand starts, a hand ends), the archived hand's keep (ms) and
-its member of the unfiled set. KEYS 8 and 9, only when a hand ends: its record, the unfiled set.
+its member of the unfiled set, and last whether the batch publishes the events after its
+``WAIT`` (``server.batch``). KEYS 8 and 9, only when a hand ends: its record, the unfiled set.
 
 An earlier *request* with the command id answers ``duplicate``; the same attempt sent again
 (the Redis client retries a call that timed out, and the first send may have run) answers
@@ -119,6 +123,15 @@ end
 return 0
 """
 """Forget a table's deadline, only if it is still the one ruled on (a newer clock stays)."""
+
+SEEN = """
+local done = redis.call('HGET', KEYS[1], ARGV[1])
+if done then redis.call('HSET', KEYS[1], ARGV[1], done) end
+return done
+"""
+"""The last event number of a command's result, if it committed: written again, so the
+``WAIT`` after it covers that commit (an answer read from a primary is confirmed like one
+written)."""
 
 CREATE_TOURNAMENT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -244,11 +257,14 @@ NO_CLOCK = "-"
 
 
 class Store:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, batch: ScriptBatch | None = None) -> None:
         self.redis = redis
+        self.batch = batch or ScriptBatch(redis)
+        """Every write a station is answered on goes through it (and its ``WAIT``)."""
         self.hand_keep_ms = hand_keep_ms()
         self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
-        self._commit = ScriptBatch(redis, redis.register_script(COMMIT))
+        self._commit = redis.register_script(COMMIT)
+        self._seen = redis.register_script(SEEN)
         self._create = redis.register_script(CREATE)
         self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
         self._clear_deadline = redis.register_script(CLEAR_DEADLINE)
@@ -256,11 +272,12 @@ class Store:
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
         keys = [state_key(tournament, table), tables_key(tournament), channel(tournament)]
         created = msgspec.json.encode(Published(tournament, table, 0, time.time(), []))
-        return bool(await self._create(keys=keys, args=[snap, config, table, created]))
+        return bool(await self.batch(self._create, keys, [snap, config, table, created]))
 
     async def create_tournament(self, tournament: str, name: str) -> bool:
         """False, changing nothing, when the tournament exists already."""
-        return bool(await self._create_tournament(keys=[f"{tag(tournament)}:meta"], args=[name]))
+        keys = [f"{tag(tournament)}:meta"]
+        return bool(await self.batch(self._create_tournament, keys, [name]))
 
     async def tables(self, tournament: str) -> list[str]:
         members = cast(set[bytes], await self.redis.smembers(tables_key(tournament)))
@@ -277,8 +294,33 @@ class Store:
         return Stored(int(seq), snap, config or b"")
 
     async def seen(self, tournament: str, table: str, command_id: str) -> int | None:
-        done = await self.redis.hget(commands_key(tournament, table), command_id)
-        return int(done) if done is not None else None
+        """The last event number of the command's result, if it committed (confirmed by the
+        replicas, like a commit), its events offered to every instance once more."""
+        keys = [commands_key(tournament, table)]
+        done = await self.batch(self._seen, keys, [command_id])
+        if done is None:
+            return None
+        await self.offer_last(tournament, table)
+        return int(done)
+
+    async def offer_last(self, tournament: str, table: str) -> None:
+        """Publish the last event of the log again, where a batch publishes after its ``WAIT``:
+        a commit whose ``WAIT`` fell short was not published, and its retry answers
+        ``duplicate`` — every instance is offered the log's end, and fills its gap from the log
+        (one that has it drops it)."""
+        if self.batch.wait is None or self.batch.wait.required == 0:
+            return
+        entries = cast(
+            list[tuple[bytes, dict[bytes, bytes]]],
+            await self.redis.xrevrange(log_key(tournament, table), count=1),
+        )
+        if not entries:
+            return
+        entry_id, fields = entries[0]
+        seq = int(entry_id.split(b"-")[0])
+        at = float(fields.get(b"a", b"0"))
+        again = Published(tournament, table, seq, at, [msgspec.Raw(fields[b"e"])])
+        await self.batch.announce(channel(tournament), msgspec.json.encode(again))
 
     async def commit(
         self,
@@ -331,12 +373,16 @@ class Store:
         if deadline not in (KEEP, NO_CLOCK):
             await self.redis.sadd(TIMED, tournament)
         started = time.perf_counter()
-        outcome, seq = await self._commit(keys=keys, args=args)
+        outcome, seq = await self.batch(
+            self._commit, keys, args, [(channel(tournament), published)]
+        )
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"held":
             return Committed("held", -1, seq.decode())
         if outcome == b"ok":
             self.files.committed(tournament, bool(marks.ended))
+        if outcome == b"duplicate":
+            await self.offer_last(tournament, table)
         return Committed(outcome.decode(), int(seq))
 
     async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:

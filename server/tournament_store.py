@@ -21,6 +21,7 @@ from redis.asyncio import Redis
 from protocol.tournament.views import ClockView
 from server import metrics
 from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
+from server.batch import PUBLISH_LUA, ScriptBatch
 from server.hand_files import HandFiles
 from server.store import (
     ATTEMPT_KEEP_MS,
@@ -40,10 +41,13 @@ from server.store import (
 )
 
 STEP = (
-    HAND_LUA
+    PUBLISH_LUA
+    + HAND_LUA
     + """
 local done = redis.call('HGET', KEYS[3], ARGV[1])
 if done then
+  -- Written again: a WAIT after this answer then covers the first commit too.
+  redis.call('HSET', KEYS[3], ARGV[1], done)
   if redis.call('GET', KEYS[6]) == ARGV[2] then return {'ok', done} end
   return {'duplicate', done}
 end
@@ -79,7 +83,7 @@ if tcount > 0 then
   elseif ARGV[9] ~= '' then
     redis.call('ZADD', KEYS[5], ARGV[9], '')
   end
-  redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], ARGV[11])
+  publish(KEYS[4], ARGV[11])
 end
 for k = 1, n do
   local p = parts[k]
@@ -90,7 +94,7 @@ for k = 1, n do
   if seq < 0 then
     redis.call('HSET', state, 'seq', 0, 'snap', p.snap, 'config', p.config)
     redis.call('SADD', KEYS[7], p.table)
-    redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], p.created)
+    publish(KEYS[4], p.created)
     seq = 0
   end
   for e = 1, p.count do
@@ -103,7 +107,7 @@ for k = 1, n do
   end
   if p.count > 0 then
     redis.call('HSET', state, 'seq', seq + p.count, 'snap', p.snap)
-    redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[4], p.published)
+    publish(KEYS[4], p.published)
   end
   if p.deadline == '-' then
     redis.call('ZREM', KEYS[5], p.table)
@@ -130,7 +134,8 @@ message, the table count, the origin (0: the tournament, k: table k), the tourna
 then per table: expected number (-1: a new table), snapshot, config (new tables), clock
 deadline, table id, its creation message, published message, the hand marks (a hand starts,
 a hand ends), the index in KEYS of the ended hand's record (0: none), the archived hand's
-keep (ms), its member of the unfiled set, event count, events.
+keep (ms), its member of the unfiled set, event count, events; and last whether the batch
+publishes the events after its ``WAIT`` (``server.batch``).
 """
 
 CREATE = """
@@ -179,6 +184,19 @@ class Step:
     """The clock as the step leaves it, when the step changed it (published with its events)."""
 
 
+def _published(step: Step) -> list[tuple[str, bytes]]:
+    """What the step's script publishes, in its order: the tournament's events, then each
+    table's creation and events."""
+    events_channel = channel(step.tournament)
+    messages = [step.published] if step.events else []
+    for part in step.tables:
+        if part.expected < 0:
+            messages.append(part.created)
+        if part.events:
+            messages.append(part.published)
+    return [(events_channel, message) for message in messages]
+
+
 @dataclass(frozen=True)
 class StoredTournament:
     seq: int
@@ -189,8 +207,9 @@ class StoredTournament:
 
 
 class TournamentStore:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, batch: ScriptBatch | None = None) -> None:
         self.redis = redis
+        self.batch = batch or ScriptBatch(redis)
         self.hand_keep_ms = hand_keep_ms()
         self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
         self._step = redis.register_script(STEP)
@@ -207,7 +226,7 @@ class TournamentStore:
             state_key(tournament, TOURNAMENT_LOG),
             tables_key(tournament),
         ]
-        return bool(await self._create(keys=keys, args=[name, snap, structure, hold]))
+        return bool(await self.batch(self._create, keys, [name, snap, structure, hold]))
 
     async def load(self, tournament: str) -> StoredTournament | None:
         fields = cast(
@@ -295,7 +314,7 @@ class TournamentStore:
             *parts,
         ]
         started = time.perf_counter()
-        outcome, seq = await self._step(keys=keys, args=args)
+        outcome, seq = await self.batch(self._step, keys, args, _published(step))
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"conflict":
             return Committed("conflict", -1, seq.decode())

@@ -738,7 +738,9 @@ async def test_sigterm_with_commands_in_flight_keeps_every_ack_and_exits_0(
         f"during the drain; {acked} acks in all; close codes dealers {closes[:4]}, "
         f"displays {closes[4:]}"
     )
-    assert len(finished) >= held
+    # Where the primary has replicas, a paused client may also be the publish of events the
+    # replicas confirmed (server.batch), not a command: no more commands than were in flight.
+    assert len(finished) >= min(held, len(in_flight))
     assert closes[4:] == [1001, 1001]  # the stations that were not sending
     assert set(closes[:4]) == {1001}
 
