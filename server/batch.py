@@ -13,8 +13,11 @@ Its scripts are told (their last argument, ``'1'``) not to publish their events;
 are published here once the replicas confirmed them, so no station is shown an event that a
 failover could still take back. A shortfall fails every commit of the batch with
 :class:`NotConfirmed` (a connection error: the outcome is unknown; the command is sent again
-by its id). With nothing to wait for, a batch goes as one pipeline through the client, which
-routes each script to its node and retries as it always did.
+by its id). On a cluster every batch goes this way, with or without a ``WAIT``: a node lost
+mid-batch fails its calls as a lost connection, and the slot map is read again (the cluster
+client's own pipeline answered some of them with errors of its own, seen as ``internal``).
+One Redis with nothing to wait for gets the batch as one pipeline through the client, which
+retries it as it always did.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ class ScriptBatch:
         except Exception as failure:  # no node of the cluster answers, or none has a key's slot
             _fail(batch, failure)
             return
-        if all(self._wanted(name) == 0 for name in groups):
+        if SINGLE in groups and self._wanted(SINGLE) == 0:
             await self._unwaited(batch)
             return
         done = await asyncio.gather(
@@ -150,8 +153,6 @@ class ScriptBatch:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for call in batch:
-                    # The command itself: the cluster client's pipeline refuses ``evalsha()``
-                    # but routes EVALSHA by its keys (one tournament's slot).
                     pipe.execute_command(*call.command(hold_back=False))
                 results = await pipe.execute(raise_on_error=False)
         except Exception as failure:

@@ -21,6 +21,7 @@ and repaired by the fan-out rather than silently re-made.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -149,19 +150,38 @@ class _Pipeline(ClusterPipeline):
 
 
 def unavailable(failure: Exception) -> Exception:
-    """``failure``, or the connection error it stands for (nothing ran)."""
+    """``failure``, or the connection error it stands for."""
     if isinstance(failure, ClusterDownError) or (
         isinstance(failure, RedisClusterException) and "cannot be connected" in str(failure)
     ):
         return RedisConnectionError(str(failure))
+    if isinstance(failure, AttributeError | RuntimeError) and _raised_in_a_connection(failure):
+        return RedisConnectionError(f"the connection was closed under the command: {failure}")
     return failure
+
+
+def _raised_in_a_connection(failure: Exception) -> bool:
+    """Raised through redis-py's connection code: while the nodes of a cluster restart, the
+    cluster client can write on a connection another task has just closed (its writer gone,
+    ``AttributeError``; its transport closed, ``RuntimeError``). The command did not reach
+    Redis, or its outcome is unknown: either way a lost connection, not a fault of the
+    service."""
+    frame = failure.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename.endswith(CONNECTION_CODE):
+            return True
+        frame = frame.tb_next
+    return False
+
+
+CONNECTION_CODE = os.path.join("redis", "asyncio", "connection.py")
 
 
 @contextmanager
 def _unreachable_as_connection_error() -> Iterator[None]:
     try:
         yield
-    except (ClusterDownError, RedisClusterException) as exc:
+    except (ClusterDownError, RedisClusterException, AttributeError, RuntimeError) as exc:
         replaced = unavailable(exc)
         if replaced is exc:
             raise
