@@ -176,3 +176,19 @@ def fill_backlog(shard: Shard, tag: str) -> int:
             node.set(f"failover-filler:{{{tag}}}:{written}", FILLER)
             written += len(FILLER)
     return written
+
+
+def wait_replicated(shard: Shard, timeout: float = 10.0) -> None:
+    """Until the replica has applied all that the primary had written when asked (before a
+    test stops it, so that what was acknowledged before is surely on it)."""
+    with shard.node(shard.primary()) as node:
+        written = int(node.info("replication")["master_repl_offset"])
+    replica = shard.replica()
+
+    def applied() -> None:
+        with shard.node(replica) as node:
+            offset = int(node.info("replication")["slave_repl_offset"])
+        if offset < written:
+            raise NotYet(f"the replica is at offset {offset} of {written}")
+
+    poll(applied, timeout, "the replica in step")

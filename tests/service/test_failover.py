@@ -30,7 +30,7 @@ import pytest
 
 from tests.service.bots import Bot, Station, Stations, dealer_bot, read_table, setup_tables
 from tests.service.conftest import ServerProcess, redis7_or_skip, token
-from tests.service.failover_targets import ClusterShard, Shard, fill_backlog
+from tests.service.failover_targets import ClusterShard, Shard, fill_backlog, wait_replicated
 from tests.service.redis_cluster import LocalCluster
 from tests.service.redis_sentinel import LocalSentinel
 from tests.service.test_abuse import metric
@@ -107,9 +107,10 @@ class Room:
     bots: list[Bot]
     watchers: Watchers
 
-    def retries(self) -> int:
-        """Attempts sent again: after a refusal (``unavailable``), a timeout or a drop."""
-        return sum(b.retries + b.client.resent for b in self.bots)
+
+def retries(bots: list[Bot]) -> int:
+    """Attempts sent again: after a refusal (``unavailable``), a timeout or a drop."""
+    return sum(b.retries + b.client.resent for b in bots)
 
 
 async def open_room(
@@ -156,13 +157,23 @@ async def lost(shard: Shard, acked: dict[str, dict[str, int]]) -> dict[str, dict
         await redis.aclose()
 
 
-async def checked(shard: Shard, room: Room) -> dict[str, int]:
-    """``verify`` (logs and stations) on the primary that serves now."""
+async def recover(
+    shard: Shard, room: Room, acked: dict[str, dict[str, int]]
+) -> tuple[float, dict[str, int]]:
+    """Every bot is acknowledged again and plays on; then none of ``acked`` is lost, and
+    ``verify`` (logs and stations) holds on the primary that serves now. The seconds until
+    every bot was acknowledged again, and the numbers (with the answers ``duplicate``)."""
+    recovery = await wait_until(progress(room.bots, 1), 45, "every bot acknowledged again")
+    await wait_until(progress(room.bots, AFTER), 45, "every bot played on")
+    await finish(room.bots)
+    assert not await lost(shard, acked), "acknowledged commands lost by the failover"
     redis = shard.async_client()
     try:
-        return await verify(redis, room.bots, room.watchers)
+        numbers = await verify(redis, room.bots, room.watchers)
     finally:
         await redis.aclose()
+    numbers["duplicates"] = sum(1 for b in room.bots for s in b.sent if s.duplicate)
+    return recovery, numbers
 
 
 async def test_kill_9_of_the_tournaments_primary_fails_over_and_loses_nothing(
@@ -174,28 +185,22 @@ async def test_kill_9_of_the_tournaments_primary_fails_over_and_loses_nothing(
     await wait_until(acks_reached(bots, BEFORE_KILL), 60, "acknowledged commands before the kill")
     before = acknowledged(bots)
     in_hand = sum(1 for b in bots for s in b.sent if s.ack is None)
-    retries = room.retries()
+    sent_again = retries(bots)
     killed_at = time.monotonic()
     old = await asyncio.to_thread(shard.kill_primary)
     new = await asyncio.to_thread(shard.wait_promoted, old)
     promoted = time.monotonic() - killed_at
-    recovery = await wait_until(progress(bots, 1), 45, "every bot acknowledged again")
-    recovered = time.monotonic() - killed_at
-    await wait_until(progress(bots, AFTER), 45, "every bot played on")
-    await finish(bots)
-
-    assert not await lost(shard, before), "acknowledged commands lost by the failover"
-    numbers = await checked(shard, room)
-    duplicates = sum(1 for b in bots for s in b.sent if s.duplicate)
+    recovery, numbers = await recover(shard, room, before)
+    sent_again = retries(bots) - sent_again
     resent = sum(1 for b in bots for s in b.sent if s.attempts > 1)
     print(
         f"\n{type(shard).__name__}: kill -9 of the primary {old} after "
         f"{sum(len(v) for v in before.values())} acks with {in_hand} commands in hand; "
         f"{new} promoted {promoted:.2f}s after the kill; every bot acknowledged again "
-        f"{recovered:.2f}s after the kill ({recovery:.2f}s after the promotion seen); "
-        f"0 of them lost; {total_acks(bots)} acks in all, {room.retries() - retries} attempts "
-        f"sent again since the kill, {resent} commands sent more than once by their bot, "
-        f"{duplicates} answered 'duplicate'; {numbers['events']} events in 20 logs; "
+        f"{promoted + recovery:.2f}s after the kill ({recovery:.2f}s after the promotion "
+        f"seen); 0 of them lost; {total_acks(bots)} acks in all, {sent_again} attempts sent "
+        f"again since the kill, {resent} commands sent more than once by their bot, "
+        f"{numbers['duplicates']} answered 'duplicate'; {numbers['events']} events in 20 logs; "
         f"{numbers['compared']} station events checked; reconnects: dealers "
         f"{sum(b.client.reconnects for b in bots)}, watchers "
         f"{sum(w[0].client.reconnects for w in room.watchers.values())}"
@@ -235,12 +240,9 @@ def every_bot_answered(bots: list[Bot], since: dict[str, Mark]) -> Any:
     return done
 
 
-def acked_after(bots: list[Bot], since: dict[str, Mark]) -> dict[str, dict[str, int]]:
-    """The commands sent after the mark and acknowledged, by table."""
-    return {
-        b.table: {s.id: s.ack for s in b.sent[since[b.table].sent :] if s.ack is not None}
-        for b in bots
-    }
+def acked_after(bots: list[Bot], since: dict[str, Mark]) -> set[str]:
+    """The ids of the commands sent after the mark and acknowledged."""
+    return {s.id for b in bots for s in b.sent[since[b.table].sent :] if s.ack is not None}
 
 
 async def stop_bots(bots: list[Bot]) -> None:
@@ -254,72 +256,84 @@ async def stop_bots(bots: list[Bot]) -> None:
                 await bot.task
 
 
-@pytest.mark.parametrize("wait", ["0", "auto"])
-async def test_a_command_is_acknowledged_only_once_a_replica_has_it(
-    shard: Shard,
-    serve: Callable[..., ServerProcess],
-    stations: Stations,
-    playing: list[Bot],
-    wait: str,
-) -> None:
-    env = {"TABLEWIRE_WAIT_REPLICAS": wait} if wait != "auto" else {}  # auto is the default
-    a, b = serve(**env), serve(**env)
-    room = await open_room(a, b, stations, playing, 500)
-    bots = room.bots
+@dataclass
+class Behind:
+    """What happened while the replica was stopped and behind, up to its promotion."""
+
+    acked: dict[str, dict[str, int]]
+    """Every command acknowledged before the primary was killed."""
+    while_stopped: set[str]
+    """Those sent (or in hand) since just before the replica stopped."""
+    while_behind: set[str]
+    """Those sent after the replica was surely behind."""
+    shortfalls: float
+    summary: str
+
+
+async def fall_behind_and_fail_over(
+    shard: Shard, servers: list[ServerProcess], bots: list[Bot]
+) -> Behind:
+    """Stop the replica and put it behind; once every bot has been answered since, kill -9
+    the primary, resume the replica and make it the primary."""
     await wait_until(acks_reached(bots, WARM_UP), 40, "acknowledged commands before the stop")
-    short = await shortfalls([a, b])
+    short = await shortfalls(servers)
     at_stop = marks(bots, in_hand=True)  # it may commit after the stop
+    await asyncio.to_thread(wait_replicated, shard)  # what was acknowledged before is on it
     stopped_at = time.monotonic()
     replica = await asyncio.to_thread(shard.pause_replica)
     filler = await asyncio.to_thread(fill_backlog, shard, T)
     behind = marks(bots, in_hand=False)  # only commands sent from now on are behind for sure
     await wait_until(every_bot_answered(bots, behind), 20, "every bot answered since")
     acked = acknowledged(bots)
-    while_behind = acked_after(bots, behind)
     while_stopped = acked_after(bots, at_stop)
-    refused = room.retries() - sum(m.retries for m in behind.values())
-    short = await shortfalls([a, b]) - short
+    while_behind = acked_after(bots, behind)
+    resent = retries(bots) - sum(m.retries for m in behind.values())
+    short = await shortfalls(servers) - short
     killed_at = time.monotonic()
     old = await asyncio.to_thread(shard.kill_primary)
     shard.resume(replica)
     await asyncio.to_thread(shard.promote, replica)
     new = await asyncio.to_thread(shard.wait_promoted, old)
-    promoted = time.monotonic() - killed_at
-    window = f"{killed_at - stopped_at:.2f}s"
-    count = sum(len(v) for v in while_behind.values())
-    stopped = sum(len(v) for v in while_stopped.values())
     summary = (
-        f"\n{type(shard).__name__}, TABLEWIRE_WAIT_REPLICAS={wait}: replica {replica} stopped "
-        f"{window} after {sum(len(v) for v in acked.values())} acks, {filler} bytes of filler "
-        f"put it behind; {stopped} commands acknowledged while it was stopped, {count} of "
-        f"them after it was behind; {refused} attempts sent again and {short:g} batches not "
-        f"acknowledged for want of a replica meanwhile; primary {old} "
-        f"killed, {new} primary {promoted:.2f}s later"
+        f"\n{type(shard).__name__}: replica {replica} stopped {killed_at - stopped_at:.2f}s "
+        f"after {sum(len(v) for v in acked.values())} acks, {filler} bytes of filler put it "
+        f"behind; {len(while_stopped)} commands acknowledged since just before the stop, "
+        f"{len(while_behind)} of them sent after it was behind; {resent} attempts sent again "
+        f"and {short:g} batches not acknowledged for want of a replica meanwhile; primary "
+        f"{old} killed, {new} primary {time.monotonic() - killed_at:.2f}s later"
     )
+    return Behind(acked, while_stopped, while_behind, short, summary)
 
-    if wait == "0":
-        await stop_bots(bots)
-        missing = await lost(shard, acked)
-        gone = {cid for table in missing.values() for cid in table}
-        print(f"{summary}; {len(gone)} acknowledged commands lost")
-        assert count > 0, "no command was acknowledged while the replica was behind"
-        assert short == 0, "commits waited for a replica"
-        assert {cid for t in while_behind.values() for cid in t} <= gone, "some survived"
-        assert gone <= {cid for t in while_stopped.values() for cid in t}, (
-            "commands acknowledged before the replica stopped were lost"
-        )
-        return
 
-    assert count == 0, f"commands acknowledged while the replica was behind: {while_behind}"
-    assert short > 0, "no commit was refused for want of a replica"
-    recovery = await wait_until(progress(bots, 1), 45, "every bot acknowledged again")
-    await wait_until(progress(bots, AFTER), 45, "every bot played on")
-    await finish(bots)
-    assert not await lost(shard, acked), "acknowledged commands lost by the failover"
-    numbers = await checked(shard, room)
-    duplicates = sum(1 for b in bots for s in b.sent if s.duplicate)
+async def test_without_wait_what_is_acknowledged_while_the_replica_is_behind_is_lost(
+    shard: Shard, serve: Callable[..., ServerProcess], stations: Stations, playing: list[Bot]
+) -> None:
+    """``TABLEWIRE_WAIT_REPLICAS=0``: the other side of the line, and proof that the test
+    sees a loss when there is one."""
+    a, b = serve(TABLEWIRE_WAIT_REPLICAS="0"), serve(TABLEWIRE_WAIT_REPLICAS="0")
+    room = await open_room(a, b, stations, playing, 500)
+    behind = await fall_behind_and_fail_over(shard, [a, b], room.bots)
+    await stop_bots(room.bots)  # what they saw is no longer what Redis holds
+    gone = {cid for table in (await lost(shard, behind.acked)).values() for cid in table}
+    print(f"{behind.summary}; {len(gone)} acknowledged commands lost")
+    assert behind.while_behind, "no command was acknowledged while the replica was behind"
+    assert behind.shortfalls == 0, "commits waited for a replica"
+    assert behind.while_behind <= gone, "acknowledged behind the replica, yet not lost"
+    assert gone <= behind.while_stopped, "commands acknowledged before the stop were lost"
+
+
+async def test_by_default_a_command_is_acknowledged_only_once_the_replica_has_it(
+    shard: Shard, serve: Callable[..., ServerProcess], stations: Stations, playing: list[Bot]
+) -> None:
+    """``TABLEWIRE_WAIT_REPLICAS`` unset (auto: the primary has a replica, so 1)."""
+    a, b = serve(), serve()
+    room = await open_room(a, b, stations, playing, 700)
+    behind = await fall_behind_and_fail_over(shard, [a, b], room.bots)
+    assert not behind.while_behind, f"acknowledged behind the replica: {behind.while_behind}"
+    assert behind.shortfalls > 0, "no commit was refused for want of a replica"
+    recovery, numbers = await recover(shard, room, behind.acked)
     print(
-        f"{summary}; every bot acknowledged again {recovery:.2f}s after that; 0 lost; "
-        f"{total_acks(bots)} acks in all, {duplicates} answered 'duplicate'; "
+        f"{behind.summary}; every bot acknowledged again {recovery:.2f}s after that; 0 lost; "
+        f"{total_acks(room.bots)} acks in all, {numbers['duplicates']} answered 'duplicate'; "
         f"{numbers['events']} events; {numbers['compared']} station events checked"
     )
