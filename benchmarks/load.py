@@ -4,6 +4,16 @@
     python benchmarks/load.py --quick          # 200 tables, 100 commands/s, 6 s phases
     python benchmarks/load.py --profile        # and py-spy the server during its saturation phase
     python benchmarks/load.py --quick --seconds 40 --delayed 30   # and 4 displays 30 s behind
+    python benchmarks/load.py --redis single,replica,cluster --phases paced --target tablewire
+    python benchmarks/load.py --displays-per-table 36 --instances 2 --rate 200 --door 256
+    python benchmarks/load.py --displays-per-table 17 --rate 800 --door 256   # one instance
+
+``--redis`` runs the same phases on each Redis setup named (``loadgen/backends.py``: one
+redis-server, one with a replica, a 3-primary + 3-replica cluster) and sets each beside the
+single one. ``--displays-per-table N`` is the crowd run instead (``loadgen/crowd.py``,
+``loadgen/crowd_run.py``): N displays a table spread over ``--instances`` instances, the paced
+phase only, latency to every display of a table from histograms the client processes fill, each
+instance's CPU, memory per idle connection and event-loop lateness.
 
 The parts live in ``benchmarks/loadgen/``: the dealer stations and subscribers (``stations``),
 the processes and what they cost (``machine``), the figures (``report``).
@@ -75,6 +85,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from loadgen.backends import KINDS, Backend, backend, compare
 from loadgen.common import (
     DRAIN_GRACE,
     FLOORS,
@@ -84,12 +95,14 @@ from loadgen.common import (
     TOURNAMENT,
     table_config,
 )
+from loadgen.crowd import crowd_worker
+from loadgen.crowd_run import crowd
 from loadgen.delayed import DelayedRecords, delayed_worker
 from loadgen.machine import (
-    REDIS_SPIKE_MS,
     cpu_ticks,
     fetch_metrics,
     finish_profile,
+    finished,
     log_errors,
     machine_busy,
     redis_latency,
@@ -102,13 +115,12 @@ from loadgen.machine import (
     summarize_profile,
     wait_quiet,
 )
-from loadgen.report import PhaseCpu, TargetRun, report
+from loadgen.report import PhaseCpu, TargetRun, analyse, report
 from loadgen.stations import Records, decode_reply, encode, spec_phases, worker
 from websockets.asyncio.client import connect
 
 from protocol.wire import CreateTable, CreateTournament, Hello
 from server import loop
-from server.embedded_redis import EmbeddedRedis
 from server.tokens import Claims, issue
 
 
@@ -167,7 +179,7 @@ async def run_target(
     phases = [PACED, SATURATION] if args.phases == "both" else [PHASE_NAMES.index(args.phases)]
     for w in range(args.workers):
         spec = {
-            "target": name,
+            "target": "relay" if name == "relay" else "tablewire",
             "url": url,
             "secret": secret,
             "tables": tables[w :: args.workers],
@@ -300,60 +312,38 @@ async def run_target(
 async def orchestrate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, 4 * args.tables + 1000))
+    stations = args.tables * (2 + args.displays_per_table)
+    want = min(hard, max(soft, 2 * stations + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    if args.door is not None:  # the instances' environment (start_server passes it on)
+        os.environ["TABLEWIRE_MAX_UNSIGNED_PER_ADDRESS"] = str(args.door)
+        os.environ["TABLEWIRE_MAX_UNSIGNED"] = str(max(256, args.door))
     workdir = Path(tempfile.mkdtemp(prefix="tablewire-load-"))
     secret = secrets.token_hex(16)
-    redis = EmbeddedRedis(workdir / "redis", fsync=args.fsync)
-    server = relay = None
     runs: dict[str, TargetRun] = {}
+    waits: dict[str, str] = {}
+    version = "?"
     try:
-        redis.start()
-        assert redis.process is not None
-        import redis as redis_lib
-
-        info = redis_lib.Redis.from_url(redis.url).info("server")
-        version = str(info.get("redis_version", "?"))
-        redis_lib.Redis.from_url(redis.url).config_set("latency-monitor-threshold", REDIS_SPIKE_MS)
-        targets = ["tablewire", "relay"] if args.target == "both" else [args.target]
-        if "tablewire" in targets:
-            server_url = redis.url
-            if args.redis_pool:
-                server_url += f"?max_connections={args.redis_pool}"
-                print(f"tablewire: REDIS_URL={server_url}", flush=True)
-            share = await wait_quiet(0.15, args.wait_quiet)
-            print(f"tablewire: machine {100 * share:.0f}% busy before the start", flush=True)
-            server, port = start_server(server_url, secret, workdir)
-            url = f"ws://127.0.0.1:{port}/"
-            t = time.monotonic()
-            await create_tables(url, secret.encode(), args.tables, args.seats)
-            print(
-                f"tablewire: {args.tables} tables created in {time.monotonic() - t:.1f} s",
-                flush=True,
-            )
-            procs = {"server": server.pid, "redis": redis.process.pid}
-            runs["tablewire"] = await run_target(
-                args, "tablewire", url, secret, procs, workdir, port, redis.url
-            )
-            print("tablewire: done", flush=True)
-            if args.profile and runs["tablewire"].profile:
-                Path(args.profile_out).write_text(runs["tablewire"].profile)
-            stop(server)
-            server = None
-            runs["tablewire"].log_errors = log_errors(workdir / "server.log")
-        if "relay" in targets:
-            share = await wait_quiet(0.15, args.wait_quiet)
-            print(f"relay: machine {100 * share:.0f}% busy before the start", flush=True)
-            relay, port = start_relay(redis.url, workdir)
-            procs = {"relay": relay.pid, "redis": redis.process.pid}
-            runs["relay"] = await run_target(
-                args, "relay", f"ws://127.0.0.1:{port}/", secret, procs, workdir, None, redis.url
-            )
-            print("relay: done", flush=True)
-            stop(relay)
-            relay = None
-            runs["relay"].log_errors = log_errors(workdir / "relay.log")
+        if args.displays_per_table:
+            with backend(args.redis[0], workdir / args.redis[0], args.fsync) as redis:
+                print(f"crowd: Redis {args.redis[0]} {redis.version}; {redis.waits}", flush=True)
+                out = await crowd(args, redis.url, next(iter(redis.pids.values())), secret, workdir)
+            return finished(started, out, args.json)
+        for kind in args.redis:
+            with backend(kind, workdir / kind, args.fsync) as redis:
+                version = redis.version if kind == "single" else version
+                waits[kind] = f"redis-server {redis.version}; {redis.waits}"
+                runs |= await run_on(args, kind, redis, secret, workdir)
         out = report(args, runs, started, version)
+        if len(args.redis) > 1:
+            print()
+            results = {
+                kind: analyse(runs[TARGET_OF[kind]], args)
+                for kind in args.redis
+                if TARGET_OF[kind] in runs
+            }
+            for line in compare(results, waits):
+                print(line)
         tw = runs.get("tablewire")
         if tw is not None and tw.profile:
             print()
@@ -367,19 +357,71 @@ async def orchestrate(args: argparse.Namespace) -> int:
             Path(args.json).write_text(json.dumps(out, indent=2))
         return 0
     finally:
-        stop(server)
-        stop(relay)
-        redis.stop()
         if args.keep:
             print(f"(kept {workdir})")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
+TARGET_OF = {"single": "tablewire", "replica": "replica", "cluster": "cluster"}
+"""The report's name for the Tablewire target on each kind of Redis."""
+
+
+async def run_on(
+    args: argparse.Namespace, kind: str, redis: Backend, secret: str, workdir: Path
+) -> dict[str, TargetRun]:
+    """The Tablewire target on this Redis (and, on the single one, the bare relay)."""
+    runs: dict[str, TargetRun] = {}
+    targets = ["tablewire", "relay"] if args.target == "both" else [args.target]
+    if "tablewire" in targets:
+        name = TARGET_OF[kind]
+        server_url = redis.url
+        if args.redis_pool:
+            server_url += f"{'&' if '?' in server_url else '?'}max_connections={args.redis_pool}"
+            print(f"{name}: REDIS_URL={server_url}", flush=True)
+        share = await wait_quiet(0.15, args.wait_quiet)
+        print(f"{name}: machine {100 * share:.0f}% busy before the start", flush=True)
+        server, port = start_server(server_url, secret, workdir)
+        try:
+            url = f"ws://127.0.0.1:{port}/"
+            t = time.monotonic()
+            await create_tables(url, secret.encode(), args.tables, args.seats)
+            print(
+                f"{name}: {args.tables} tables created in {time.monotonic() - t:.1f} s",
+                flush=True,
+            )
+            procs = {"server": server.pid, **redis.pids}
+            runs[name] = await run_target(
+                args, name, url, secret, procs, workdir, port, redis.monitor_url
+            )
+            print(f"{name}: done", flush=True)
+            if args.profile and name == "tablewire" and runs[name].profile:
+                Path(args.profile_out).write_text(runs[name].profile or "")
+        finally:
+            stop(server)
+        runs[name].log_errors = log_errors(workdir / "server.log")
+        (workdir / "server.log").unlink(missing_ok=True)
+    if "relay" in targets and kind == "single":
+        share = await wait_quiet(0.15, args.wait_quiet)
+        print(f"relay: machine {100 * share:.0f}% busy before the start", flush=True)
+        relay, port = start_relay(redis.url, workdir)
+        try:
+            procs = {"relay": relay.pid, **redis.pids}
+            runs["relay"] = await run_target(
+                args, "relay", f"ws://127.0.0.1:{port}/", secret, procs, workdir, None, redis.url
+            )
+            print("relay: done", flush=True)
+        finally:
+            stop(relay)
+        runs["relay"].log_errors = log_errors(workdir / "relay.log")
+    return runs
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         spec = json.loads(Path(sys.argv[2]).read_text())
-        loop.run(delayed_worker(spec) if spec.get("kind") == "delayed" else worker(spec))
+        kinds = {"delayed": delayed_worker, "crowd": crowd_worker}
+        loop.run(kinds.get(spec.get("kind", ""), worker)(spec))
         return
     parser = argparse.ArgumentParser(description="Tablewire load benchmark against a bare relay")
     parser.add_argument("--tables", type=int, help="tables (default 1000; quick 200)")
@@ -450,9 +492,43 @@ def main() -> None:
     parser.add_argument(
         "--keep", action="store_true", help="keep the temporary directory (logs, AOF)"
     )
+    parser.add_argument(
+        "--redis",
+        default="single",
+        help="comma-separated Redis setups, each running the same phases: single (one"
+        " redis-server), replica (one with a replica: every commit waits for it), cluster"
+        " (3 primaries + 3 replicas, redis-server 7); with more than one, each is set beside"
+        " single",
+    )
+    parser.add_argument(
+        "--displays-per-table",
+        type=int,
+        default=0,
+        help="the crowd run: N displays a table (each its own websocket), no floors, only the"
+        " paced phase at --rate (0: the usual run)",
+    )
+    parser.add_argument(
+        "--instances", type=int, default=1, help="server instances of the crowd run"
+    )
+    parser.add_argument(
+        "--idle", type=float, default=5.0, help="crowd run: seconds idle before the phase"
+    )
+    parser.add_argument(
+        "--door",
+        type=int,
+        default=None,
+        help="unsigned connections the instances admit from one address (every station here"
+        " comes from 127.0.0.1; the server's default is 16)",
+    )
     args = parser.parse_args()
+    args.script = __file__
+    args.redis = args.redis.split(",")
+    if not set(args.redis) <= set(KINDS):
+        parser.error(f"--redis takes {', '.join(KINDS)}")
     args.tables = args.tables or (200 if args.quick else 1000)
     args.rate = args.rate or (100.0 if args.quick else 500.0)
+    if args.displays_per_table:
+        args.phases = "paced"
     args.seconds = args.seconds or (6.0 if args.quick else 20.0)
     args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 2.0)
     if args.seconds <= args.warmup:

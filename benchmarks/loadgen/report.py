@@ -269,13 +269,14 @@ def report(
         print(f"  {name:10} {'idle':10} {idle}  (all stations connected, no commands)")
     print("server CPU per command (robust to other load on the machine):")
     for name, run in runs.items():
-        proc = "server" if name == "tablewire" else "relay"
+        proc = "relay" if name == "relay" else "server"
         results = analysed[name]
         for phase, c in run.cpu.items():
             rate = results[phase].rate
             if rate:
                 per = c.procs.get(proc, 0.0) / rate
-                with_redis = per + c.procs.get("redis", 0.0) / rate
+                redis = sum(v for k, v in c.procs.items() if k.startswith(("redis", "replica")))
+                with_redis = per + redis / rate
                 print(
                     f"  {name:10} {PHASE_NAMES[phase]:10} {1000 * per:5.3f} ms of {proc} CPU"
                     " a command"
