@@ -191,16 +191,11 @@ class ScriptBatch:
                 self._moved_on(node, confirmed)
                 _fail(calls, NotConfirmed(f"the replicas did not confirm: {confirmed!r}"))
                 return
-        again = [c for c, r in zip(calls, results, strict=True) if isinstance(r, NoScriptError)]
-        if again and not reloaded:
-            # A promoted replica, or a restarted Redis, has no scripts: load them and run the
-            # calls that found none (their scripts did nothing) once more.
-            for script in {id(c.script): c.script for c in again}.values():
-                await self.redis.script_load(script.script)
-            await self._waited(name, node, again, reloaded=True)
+        again: list[_Call] = []
         outgoing: list[tuple[str, bytes]] = []
         for call, result in zip(calls, results, strict=True):
             if isinstance(result, NoScriptError) and not reloaded:
+                again.append(call)
                 continue
             if isinstance(result, MOVED_ON):
                 self._moved_on(node, result)
@@ -210,6 +205,12 @@ class ScriptBatch:
             _settle(call, result)
         if outgoing:
             await self._publish(node, outgoing)
+        if again:
+            # A promoted replica, or a restarted Redis, has no scripts: load them and run the
+            # calls that found none (their scripts did nothing) once more.
+            for script in {id(c.script): c.script for c in again}.values():
+                await self.redis.script_load(script.script)
+            await self._waited(name, node, again, reloaded=True)
 
     async def announce(self, events_channel: str, message: bytes) -> None:
         """Publish one message now, on the node of the channel's slot."""
