@@ -17,8 +17,8 @@ import msgspec
 from protocol.wire import Error, FetchHand, HandArchived, encoder
 from server.hand_files import hand_path
 from server.hand_record import HandRecord, decode, encode, from_redis
+from server.keys import hand_key
 from server.redis_connect import RedisClient
-from server.store import hand_key
 
 MAY_FETCH = frozenset({"floor", "admin"})
 """The roles that may fetch an archived hand."""

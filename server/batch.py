@@ -10,12 +10,13 @@ before answers ``duplicate``.
 ``WAIT`` counts the replicas that have every write *of the connection it is sent on*, so a
 batch that waits is sent on one connection of the node that owns its keys, the ``WAIT`` last.
 Its scripts are told (their last argument, ``'1'``) not to publish their events; the events
-are published here once the replicas confirmed them, so no station is shown an event that a
-failover could still take back. A shortfall fails every commit of the batch with
-:class:`NotConfirmed` (a connection error: the outcome is unknown; the command is sent again
-by its id). On a cluster every batch goes this way, with or without a ``WAIT``: a node lost
-mid-batch fails its calls as a lost connection, and the slot map is read again (the cluster
-client's own pipeline answered some of them with errors of its own, seen as ``internal``).
+are published here once the replicas confirmed them, so no live event shows a commit that a
+failover could still take back (``server.confirming`` publishes those confirmed late). A
+shortfall fails every commit of the batch with :class:`NotConfirmed` (a connection error: the
+outcome is unknown; the command is sent again by its id). On a cluster every batch goes this
+way, with or without a ``WAIT``: a node lost mid-batch fails its calls as a lost connection,
+and the slot map is read again (the cluster client's own pipeline answered some of them with
+errors of its own, seen as ``internal``).
 One Redis with nothing to wait for gets the batch as one pipeline through the client, which
 retries it as it always did.
 """
@@ -60,6 +61,9 @@ publishes them after its ``WAIT`` (the script's last argument ``'1'``)."""
 
 PUBLISH_NOW = "redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[1], ARGV[1])"
 """A held-back message, published on the node of its channel's slot (sharded on Redis 7)."""
+
+REPUBLISH_PAUSES = (0.1, 0.5, 2.0)
+"""Between the tries of publishing confirmed events that could not be sent."""
 
 MOVED_ON = (MovedError, AskError, TryAgainError, ClusterDownError)
 """A cluster node's answers that mean the slot is (being) served elsewhere: nothing ran."""
@@ -121,7 +125,7 @@ class ScriptBatch:
                 await self.redis.initialize()  # the slot map, read once (or again when lost)
             groups = self._by_node(batch)
         except Exception as failure:  # no node of the cluster answers, or none has a key's slot
-            _fail(batch, failure)
+            _fail(batch, _unavailable(failure))
             return
         if SINGLE in groups and self._wanted(SINGLE) == 0:
             await self._unwaited(batch)
@@ -183,19 +187,22 @@ class ScriptBatch:
             self._moved_on(node, failure)
             _fail(calls, _unavailable(failure))
             return
+        shortfall: NotConfirmed | None = None
         if wanted:
             confirmed = results.pop()
             if isinstance(confirmed, Exception) or int(confirmed) < wanted:
                 assert self.wait is not None
                 self.wait.short(name, confirmed if isinstance(confirmed, int) else 0)
                 self._moved_on(node, confirmed)
-                _fail(calls, NotConfirmed(f"the replicas did not confirm: {confirmed!r}"))
-                return
+                shortfall = NotConfirmed(f"the replicas did not confirm: {confirmed!r}")
         again: list[_Call] = []
         outgoing: list[tuple[str, bytes]] = []
         for call, result in zip(calls, results, strict=True):
             if isinstance(result, NoScriptError) and not reloaded:
-                again.append(call)
+                again.append(call)  # it did nothing: run again below, whatever the WAIT said
+                continue
+            if shortfall is not None:
+                _settle(call, shortfall)
                 continue
             if isinstance(result, MOVED_ON):
                 self._moved_on(node, result)
@@ -208,8 +215,16 @@ class ScriptBatch:
         if again:
             # A promoted replica, or a restarted Redis, has no scripts: load them and run the
             # calls that found none (their scripts did nothing) once more.
-            for script in {id(c.script): c.script for c in again}.values():
-                await self.redis.script_load(script.script)
+            sources = {c.script.script for c in again}
+            try:
+                if node is None:
+                    for source in sources:
+                        await self.redis.script_load(source)
+                else:  # on that node only: another primary away must not stop it
+                    await self._on_node(node, [("SCRIPT", "LOAD", source) for source in sources])
+            except Exception as failure:
+                _fail(again, _unavailable(failure))
+                return
             await self._waited(name, node, again, reloaded=True)
 
     async def announce(self, events_channel: str, message: bytes) -> None:
@@ -217,16 +232,31 @@ class ScriptBatch:
         await self._publish_now(keys=[events_channel], args=[message])
 
     async def _publish(self, node: ClusterNode | None, messages: list[tuple[str, bytes]]) -> None:
-        """The confirmed commits' events. Lost with the node, they are not lost to the stations:
-        an instance whose subscription broke reads the logs again when it is repaired."""
+        """The confirmed commits' events; tried again a few times when they could not be sent
+        (a connection lost, a node's connections all taken, no script), then left to the
+        instances' gap fills."""
         commands = [("EVALSHA", self._publish_now.sha, 1, ch, msg) for ch, msg in messages]
         try:
             results = await self._on_node(node, commands)
             if any(isinstance(r, NoScriptError) for r in results):
-                await self.redis.script_load(PUBLISH_NOW)
-                await self._on_node(node, commands)
-        except (RedisConnectionError, RedisTimeoutError, ResponseError) as exc:
-            log.warning("confirmed events not published", extra={"error": str(exc)})
+                await self._on_node(node, [("SCRIPT", "LOAD", PUBLISH_NOW), *commands])
+        except Exception as exc:
+            log.warning("confirmed events not published yet", extra={"error": str(exc)})
+            task = asyncio.get_running_loop().create_task(self._publish_later(messages))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _publish_later(self, messages: list[tuple[str, bytes]]) -> None:
+        for pause in REPUBLISH_PAUSES:
+            await asyncio.sleep(pause)
+            try:
+                for events_channel, message in messages:
+                    await self.announce(events_channel, message)
+            except Exception as exc:
+                log.debug("confirmed events still not published", extra={"error": str(exc)})
+                continue
+            return
+        log.warning("confirmed events not published; left to the instances' gap fills")
 
     async def _on_node(
         self, node: ClusterNode | None, commands: list[tuple[Any, ...]]

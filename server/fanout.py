@@ -47,17 +47,10 @@ from protocol.tournament.tables import STAFF_ONLY
 from protocol.tournament.views import ClockView
 from protocol.wire import Clock, Events, TournamentEvents, encoder
 from server import metrics
+from server.keys import CHANNEL_PATTERN, TOURNAMENT_LOG, Published, channel, log_key, tables_key
 from server.redis_connect import RedisClient, server_version
 from server.shard_channels import ShardChannels
-from server.store import (
-    CHANNEL_PATTERN,
-    TOURNAMENT_LOG,
-    Published,
-    Store,
-    channel,
-    log_key,
-    tables_key,
-)
+from server.store import Store
 from server.tables import Applied
 from server.views import public_events
 
@@ -424,13 +417,15 @@ class Fanout:
                 return
             if frame.seq > last + 1:
                 metrics.GAPS.inc()
-                await self.fill(key, last)
+                await self.fill(key, last, frame.seq - 1)
                 if frame.last <= self.last_seq.get(key, last):
                     return
         self.deliver(frame)
 
-    async def fill(self, key: Key, since: int) -> None:
-        found = await self.store.events_since(key[0], key[1], since)
+    async def fill(self, key: Key, since: int, until: int | None = None) -> None:
+        """Deliver the events after ``since`` from the log: up to ``until`` (the gap before a
+        frame: a commit after it may still be waiting for its replicas), else all."""
+        found = await self.store.events_since(key[0], key[1], since, until)
         if found is None:
             for station in self._stations(key):
                 station.resync("events were missed and are no longer in the log")

@@ -28,7 +28,8 @@ from typing import Protocol
 from protocol.wire import Subscribe, Unsubscribe
 from server import metrics
 from server.fanout import Fanout, Frame, frames_from
-from server.store import TOURNAMENT_LOG, Store
+from server.keys import TOURNAMENT_LOG
+from server.store import Store
 from server.tables import Tables
 from server.views import snapshot_message
 

@@ -5,20 +5,21 @@ commit with it, and the replica promoted in its place never had it. A station th
 ``ok`` would then hold an acknowledgement of a bet that no longer happened. So, where the
 primary has replicas, every commit is followed by ``WAIT`` on the connection that sent it, and
 the command is acknowledged only when the replica count came back; a shortfall (the timeout
-passed first) answers ``unavailable``, and the station sends the command again with its id (the
+passed first) answers ``unknown_outcome``, and the station sends the command again with its id (the
 commit scripts then answer ``duplicate`` — and rewrite the command's record, so that the ``WAIT``
 after the retry covers the first commit too).
 
 ``TABLEWIRE_WAIT_REPLICAS`` (``tablewire serve --wait-replicas``):
 
-- ``auto`` (the default): 1 on a primary that has a replica connected, 0 on one without (looked
+- ``auto`` (the default): 1 on a primary that has a replica in sync, 0 on one without (looked
   up at start-up and every ``REFRESH_SECONDS``; on a cluster, per primary). Just after a
   failover the promoted replica has no replica of its own until the old primary returns; while
   it has none its commits are acknowledged on it alone.
-- a number N: always N; while fewer replicas answer, every command is refused ``unavailable``.
+- a number N: always N; while fewer replicas answer, every command is answered
+  ``unknown_outcome`` (it may have committed on the primary alone).
 
 The events of a commit that waits are published only after the ``WAIT`` came back
-(``server.batch``): a station never sees an event a failover can take back.
+(``server.batch``): no live event shows a commit a failover can take back.
 """
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ SINGLE = ""
 """The node name of a single Redis (or Sentinel's primary)."""
 
 
+def online_replicas(info: dict[str, Any]) -> int:
+    """The replicas of ``INFO replication`` that are in sync (``slaveN: state=online``)."""
+    return sum(
+        1
+        for name, value in info.items()
+        if name.startswith("slave")
+        and name[5:].isdigit()
+        and isinstance(value, dict)
+        and value.get("state") == "online"
+    )
+
+
 class ReplicaWait:
     """The replica count each primary's commits wait for, and how long they wait."""
 
@@ -53,7 +66,7 @@ class ReplicaWait:
         """None: ``auto``."""
         self.timeout_ms = timeout_ms
         self.connected: dict[str, int] = {}
-        """``auto``: the replicas each primary had connected when last looked up."""
+        """``auto``: the replicas in sync each primary had when last looked up."""
 
     @classmethod
     def from_environment(cls) -> ReplicaWait:
@@ -81,21 +94,23 @@ class ReplicaWait:
         )
 
     async def look_up(self, redis: RedisClient) -> None:
-        """Read each primary's connected replicas (``auto`` only)."""
+        """Read each primary's replicas in sync (``auto`` only). A replica still loading its
+        first copy of the data counts among Redis's ``connected_slaves`` but not for ``WAIT``,
+        so only those ``online`` count here. On a cluster each primary is asked on its own: one
+        that does not answer keeps its last count."""
         if self.required is not None:
             return
-        if isinstance(redis, RedisCluster):
-            found: Any = await redis.info("replication", target_nodes=RedisCluster.PRIMARIES)
-            infos = {"": found} if "connected_slaves" in found else dict(found)
-            if "" in infos:
-                # One primary answered alone: named by the client's only primary.
-                infos = {redis.get_primaries()[0].name: infos[""]}
-            self.connected = {
-                name: int(info.get("connected_slaves", 0)) for name, info in infos.items()
-            }
-        else:
-            info = await redis.info("replication")
-            self.connected = {SINGLE: int(info.get("connected_slaves", 0))}
+        if not isinstance(redis, RedisCluster):
+            self.connected = {SINGLE: online_replicas(await redis.info("replication"))}
+            return
+        for node in redis.get_primaries():
+            try:
+                found: Any = await redis.info("replication", target_nodes=node)
+            except Exception as exc:  # that primary away: the others are still looked up
+                log.debug("replica look-up failed", extra={"node": node.name, "error": str(exc)})
+                continue
+            info = found.get(node.name, found) if "role" not in found else found
+            self.connected[node.name] = online_replicas(info)
 
     async def run(self, redis: RedisClient) -> None:
         """Keep ``auto``'s replica counts current (a Redis that does not answer keeps the last

@@ -34,8 +34,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 
+from server.keys import channel
 from server.redis_connect import RedisClient, subscriber
-from server.store import channel
 
 PROBE_EVERY = 1.0
 PROBE_GRACE = 5.0

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.exceptions import ConnectionClosed
 
 from protocol.commands import (
@@ -86,7 +88,7 @@ from server.fanout import Fanout, committed_frames
 from server.following import Following
 from server.outbox import Outbox
 from server.store import Store
-from server.tables import Applied, Busy, Refused, Tables
+from server.tables import UNKNOWN_OUTCOME, Applied, Busy, Refused, Tables
 from server.tokens import CLOSE_CODES, Claims, TokenError, verify
 from server.tournaments import Tournaments
 
@@ -546,6 +548,13 @@ class Station:
         await self._answer(message.id, message.tournament, "", result, extra)
 
     async def _admin(self, message: CreateTournament | CreateTable) -> None:
+        try:
+            await self._create(message)
+        except (RedisConnectionError, RedisTimeoutError):
+            # Redis gone mid-creation, or the replicas did not confirm it: it may exist.
+            self.send(refusal("unknown_outcome", UNKNOWN_OUTCOME, id=message.id))
+
+    async def _create(self, message: CreateTournament | CreateTable) -> None:
         assert self.claims is not None
         why = self._in_scope(message.tournament, None)
         if self.claims.role != "admin":

@@ -51,11 +51,27 @@ from typing import cast
 import msgspec
 from redis.asyncio import Redis
 
-from protocol.tournament.views import ClockView
 from server import metrics
 from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
-from server.batch import PUBLISH_LUA, ScriptBatch
+from server.batch import PUBLISH_LUA, NotConfirmed, ScriptBatch
+from server.confirming import Confirmations
 from server.hand_files import HandFiles
+from server.keys import (
+    ATTEMPT_KEEP_MS,
+    TIMED,
+    TOURNAMENT_LOG,
+    Published,
+    attempt_key,
+    channel,
+    commands_key,
+    deadlines_key,
+    hand_key,
+    log_key,
+    state_key,
+    tables_key,
+    tag,
+    unfiled_key,
+)
 
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
@@ -124,14 +140,9 @@ return 0
 """
 """Forget a table's deadline, only if it is still the one ruled on (a newer clock stays)."""
 
-SEEN = """
-local done = redis.call('HGET', KEYS[1], ARGV[1])
-if done then redis.call('HSET', KEYS[1], ARGV[1], done) end
-return done
-"""
-"""The last event number of a command's result, if it committed: written again, so the
-``WAIT`` after it covers that commit (an answer read from a primary is confirmed like one
-written)."""
+ADD_TIMED = "return redis.call('SADD', KEYS[1], ARGV[1])"
+"""Note a tournament among those with a clock: through the batch, so that the ``WAIT`` after it
+covers it on its own node too (``tw:timed`` has no tournament's tag)."""
 
 CREATE_TOURNAMENT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -139,90 +150,16 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1])
 return 1
 """
 
-CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+CREATE = (
+    PUBLISH_LUA
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
 redis.call('HSET', KEYS[1], 'seq', 0, 'snap', ARGV[1], 'config', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
-redis.call(redis.REDIS_VERSION_NUM and 'SPUBLISH' or 'PUBLISH', KEYS[3], ARGV[4])
-return 1
+publish(KEYS[3], ARGV[4])
+return {'ok'}
 """
-
-
-def tag(tournament: str) -> str:
-    return "tw:{" + tournament + "}"
-
-
-TOURNAMENT_LOG = ""
-"""The tournament's own log where a table id is expected (no table id is empty)."""
-
-
-def state_key(tournament: str, table: str) -> str:
-    if table == TOURNAMENT_LOG:
-        return f"{tag(tournament)}:tournament:state"
-    return f"{tag(tournament)}:table:{table}:state"
-
-
-def log_key(tournament: str, table: str) -> str:
-    if table == TOURNAMENT_LOG:
-        return f"{tag(tournament)}:tournament:log"
-    return f"{tag(tournament)}:table:{table}:log"
-
-
-def commands_key(tournament: str, table: str) -> str:
-    if table == TOURNAMENT_LOG:
-        return f"{tag(tournament)}:tournament:commands"
-    return f"{tag(tournament)}:table:{table}:commands"
-
-
-def tables_key(tournament: str) -> str:
-    return f"{tag(tournament)}:tables"
-
-
-def channel(tournament: str) -> str:
-    return f"{tag(tournament)}:events"
-
-
-def attempt_key(tournament: str, table: str, command_id: str) -> str:
-    if table == TOURNAMENT_LOG:
-        return f"{tag(tournament)}:tournament:attempt:{command_id}"
-    return f"{tag(tournament)}:table:{table}:attempt:{command_id}"
-
-
-def deadlines_key(tournament: str) -> str:
-    return f"{tag(tournament)}:deadlines"
-
-
-def hand_key(tournament: str, table: str, hand: int) -> str:
-    """Hand ``hand``'s archived record at the table."""
-    return f"{tag(tournament)}:table:{table}:hand:{hand}"
-
-
-def unfiled_key(tournament: str) -> str:
-    """The tournament's archived hands whose file is not written yet."""
-    return f"{tag(tournament)}:hands:unfiled"
-
-
-TIMED = "tw:timed"
-"""The tournaments that ever had a clock. Outside any tournament's hash tag, so it is written
-before (not in) a commit that sets a deadline: a deadline is never stored where the timers do
-not look."""
-ATTEMPT_KEEP_MS = 600_000
-"""How long a commit attempt's token is kept: far longer than the Redis client retries one."""
-
-CHANNEL_PATTERN = "tw:{*}:events"
-
-
-class Published(msgspec.Struct, frozen=True):
-    """What a commit publishes: the events of one command, raw JSON, from number ``seq``."""
-
-    tournament: str
-    table: str
-    seq: int
-    at: float
-    events: list[msgspec.Raw]
-    clock: ClockView | None = None
-    """The tournament's clock view when the commit changed it: every subscriber of the
-    tournament is sent it. (Typed: msgspec decodes no ``Raw`` inside a union.)"""
+)
 
 
 @dataclass(frozen=True)
@@ -263,8 +200,9 @@ class Store:
         """Every write a station is answered on goes through it (and its ``WAIT``)."""
         self.hand_keep_ms = hand_keep_ms()
         self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
+        self.confirmations = Confirmations(redis, self.batch)
         self._commit = redis.register_script(COMMIT)
-        self._seen = redis.register_script(SEEN)
+        self._add_timed = redis.register_script(ADD_TIMED)
         self._create = redis.register_script(CREATE)
         self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
         self._clear_deadline = redis.register_script(CLEAR_DEADLINE)
@@ -272,7 +210,9 @@ class Store:
     async def create_table(self, tournament: str, table: str, snap: bytes, config: bytes) -> bool:
         keys = [state_key(tournament, table), tables_key(tournament), channel(tournament)]
         created = msgspec.json.encode(Published(tournament, table, 0, time.time(), []))
-        return bool(await self.batch(self._create, keys, [snap, config, table, created]))
+        args: list[bytes | str] = [snap, config, table, created]
+        found = await self.batch(self._create, keys, args, [(channel(tournament), created)])
+        return bool(found[0] == b"ok")
 
     async def create_tournament(self, tournament: str, name: str) -> bool:
         """False, changing nothing, when the tournament exists already."""
@@ -295,32 +235,12 @@ class Store:
 
     async def seen(self, tournament: str, table: str, command_id: str) -> int | None:
         """The last event number of the command's result, if it committed (confirmed by the
-        replicas, like a commit), its events offered to every instance once more."""
-        keys = [commands_key(tournament, table)]
-        done = await self.batch(self._seen, keys, [command_id])
-        if done is None:
-            return None
-        await self.offer_last(tournament, table)
-        return int(done)
+        replicas like a commit, its last event published again: ``server.confirming``)."""
+        return await self.confirmations.seen(tournament, table, command_id)
 
-    async def offer_last(self, tournament: str, table: str) -> None:
-        """Publish the last event of the log again, where a batch publishes after its ``WAIT``:
-        a commit whose ``WAIT`` fell short was not published, and its retry answers
-        ``duplicate`` — every instance is offered the log's end, and fills its gap from the log
-        (one that has it drops it)."""
-        if self.batch.wait is None or self.batch.wait.required == 0:
-            return
-        entries = cast(
-            list[tuple[bytes, dict[bytes, bytes]]],
-            await self.redis.xrevrange(log_key(tournament, table), count=1),
-        )
-        if not entries:
-            return
-        entry_id, fields = entries[0]
-        seq = int(entry_id.split(b"-")[0])
-        at = float(fields.get(b"a", b"0"))
-        again = Published(tournament, table, seq, at, [msgspec.Raw(fields[b"e"])])
-        await self.batch.announce(channel(tournament), msgspec.json.encode(again))
+    async def note_timed(self, tournament: str) -> None:
+        """The tournament has a clock: the timers look at it from now on."""
+        await self.batch(self._add_timed, [TIMED], [tournament])
 
     async def commit(
         self,
@@ -371,18 +291,23 @@ class Store:
             unfiled_member(table, marks.hand),
         ]
         if deadline not in (KEEP, NO_CLOCK):
-            await self.redis.sadd(TIMED, tournament)
+            await self.note_timed(tournament)
         started = time.perf_counter()
-        outcome, seq = await self.batch(
-            self._commit, keys, args, [(channel(tournament), published)]
-        )
+        try:
+            outcome, seq = await self.batch(
+                self._commit, keys, args, [(channel(tournament), published)]
+            )
+        except NotConfirmed:
+            last = (table, expected + len(events))
+            self.confirmations.later(tournament, table, command_id, [last])
+            raise
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"held":
             return Committed("held", -1, seq.decode())
         if outcome == b"ok":
             self.files.committed(tournament, bool(marks.ended))
         if outcome == b"duplicate":
-            await self.offer_last(tournament, table)
+            await self.confirmations.offer(tournament, [(table, int(seq))])
         return Committed(outcome.decode(), int(seq))
 
     async def deadlines_due(self, now_ms: int) -> list[tuple[str, str, int]]:
@@ -405,13 +330,15 @@ class Store:
         await self._clear_deadline(keys=[deadlines_key(tournament)], args=[table, expires])
 
     async def events_since(
-        self, tournament: str, table: str, since: int
+        self, tournament: str, table: str, since: int, until: int | None = None
     ) -> list[tuple[int, bytes]] | None:
-        """Events after number ``since``; None when the log no longer reaches back that far."""
+        """Events after number ``since`` (up to ``until``, else all); None when the log no
+        longer reaches back that far."""
         # The log and the last number are read in one transaction: a commit landing between two
         # separate reads would look like a trimmed log.
+        upto = "+" if until is None else f"{until}-0"
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xrange(log_key(tournament, table), min=f"{since + 1}-0", max="+")
+            pipe.xrange(log_key(tournament, table), min=f"{since + 1}-0", max=upto)
             pipe.hget(state_key(tournament, table), "seq")
             raw_entries, last = await pipe.execute()
         entries = cast(list[tuple[bytes, dict[bytes, bytes]]], raw_entries)

@@ -36,8 +36,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from protocol import Clock, Command, ErrorEvent, Event, HandEnd, StartHand, TableConfig
 from protocol.tournament import ShotClock
 from server import metrics
+from server.batch import NotConfirmed
 from server.engine import TableState, apply, new_table
-from server.store import KEEP, NO_CLOCK, Published, Store
+from server.keys import Published
+from server.store import KEEP, NO_CLOCK, Store
 from server.tournament_glue import ordered_only
 
 _state_decoder = msgspec.msgpack.Decoder(TableState)
@@ -156,6 +158,9 @@ class Tables:
         async with self.lock(tournament, table), self.slots:
             try:
                 return await self._apply(key, command_id, command, after)
+            except NotConfirmed:
+                # A look-up that rewrote a commit's record was not confirmed: it may stand.
+                return Refused("unknown_outcome", UNKNOWN_OUTCOME)
             except (RedisConnectionError, RedisTimeoutError):
                 # Only reads failed here (a failed commit answers unknown_outcome itself).
                 return Refused("unavailable", UNAVAILABLE)

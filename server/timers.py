@@ -26,7 +26,8 @@ import time
 
 from protocol.commands import Time
 from server.fanout import Fanout, committed_frames
-from server.store import TOURNAMENT_LOG, Store
+from server.keys import TOURNAMENT_LOG
+from server.store import Store
 from server.tables import Applied, Busy, Tables
 from server.tournaments import Tournaments
 

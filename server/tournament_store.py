@@ -21,14 +21,13 @@ from redis.asyncio import Redis
 from protocol.tournament.views import ClockView
 from server import metrics
 from server.archive_script import HAND_LUA, hand_keep_ms, hand_marks, unfiled_member
-from server.batch import PUBLISH_LUA, ScriptBatch
+from server.batch import PUBLISH_LUA, NotConfirmed, ScriptBatch
+from server.confirming import Confirmations, Mark
 from server.hand_files import HandFiles
-from server.store import (
+from server.keys import (
     ATTEMPT_KEEP_MS,
-    LOG_KEEP,
     TIMED,
     TOURNAMENT_LOG,
-    Committed,
     attempt_key,
     channel,
     commands_key,
@@ -39,6 +38,7 @@ from server.store import (
     tables_key,
     unfiled_key,
 )
+from server.store import ADD_TIMED, LOG_KEEP, Committed
 
 STEP = (
     PUBLISH_LUA
@@ -184,6 +184,15 @@ class Step:
     """The clock as the step leaves it, when the step changed it (published with its events)."""
 
 
+def _last_events(step: Step) -> list[Mark]:
+    """The number of the step's last event in each log it writes."""
+    marks = [(TOURNAMENT_LOG, step.expected + len(step.events))] if step.events else []
+    for part in step.tables:
+        if part.events:
+            marks.append((part.table, max(part.expected, 0) + len(part.events)))
+    return marks
+
+
 def _published(step: Step) -> list[tuple[str, bytes]]:
     """What the step's script publishes, in its order: the tournament's events, then each
     table's creation and events."""
@@ -210,6 +219,8 @@ class TournamentStore:
     def __init__(self, redis: Redis, batch: ScriptBatch | None = None) -> None:
         self.redis = redis
         self.batch = batch or ScriptBatch(redis)
+        self.confirmations = Confirmations(redis, self.batch)
+        self._add_timed = redis.register_script(ADD_TIMED)
         self.hand_keep_ms = hand_keep_ms()
         self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
         self._step = redis.register_script(STEP)
@@ -220,7 +231,7 @@ class TournamentStore:
     ) -> bool:
         """False, changing nothing, when the tournament exists already (or has tables: they
         were made without the structure's level and seat pool)."""
-        await self.redis.sadd(TIMED, tournament)
+        await self.batch(self._add_timed, [TIMED], [tournament])
         keys = [
             f"tw:{{{tournament}}}:meta",
             state_key(tournament, TOURNAMENT_LOG),
@@ -314,10 +325,19 @@ class TournamentStore:
             *parts,
         ]
         started = time.perf_counter()
-        outcome, seq = await self.batch(self._step, keys, args, _published(step))
+        try:
+            outcome, seq = await self.batch(self._step, keys, args, _published(step))
+        except NotConfirmed:
+            self.confirmations.later(t, step.origin, step.command_id, _last_events(step))
+            raise
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         if outcome == b"conflict":
             return Committed("conflict", -1, seq.decode())
         if outcome == b"ok":
             self.files.committed(t, bool(records))
+        if outcome == b"duplicate":
+            # The first commit's last event in its origin's log is known; in the other logs it
+            # wrote, their last events (the fan-out fills what comes before).
+            others = [(log, -1) for log, _ in _last_events(step) if log != step.origin]
+            await self.confirmations.offer(t, [(step.origin, int(seq)), *others])
         return Committed(outcome.decode(), int(seq))

@@ -49,8 +49,10 @@ from protocol.tournament import (
 from protocol.tournament.views import ClockView
 from protocol.wire import Clock, TournamentSnapshot, encoder
 from server import metrics, tournament, tournament_glue
+from server.batch import NotConfirmed
 from server.engine import TableState
-from server.store import KEEP, LOG_KEEP, NO_CLOCK, TOURNAMENT_LOG, Published
+from server.keys import TOURNAMENT_LOG, Published
+from server.store import KEEP, LOG_KEEP, NO_CLOCK
 from server.tables import UNKNOWN_OUTCOME, Applied, Busy, Cached, Logged, Refused, Tables
 from server.tournament import TournamentState
 from server.tournament_glue import TableLine
@@ -283,6 +285,8 @@ class Tournaments:
         """A station's tournament command, as one step with the tables it touches."""
         try:
             return await self._command(tournament_id, command_id, command)
+        except NotConfirmed:
+            return Refused("unknown_outcome", UNKNOWN_OUTCOME)
         except (RedisConnectionError, RedisTimeoutError):
             return Refused("unavailable", "Redis did not answer in time; nothing changed")
 

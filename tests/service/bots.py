@@ -28,7 +28,7 @@ from protocol import Act, Command, Deal, FloorCall, Show, StartHand, TableConfig
 from protocol.codec import decode_event
 from protocol.wire import Events, Snapshot
 from server.engine import TableState, rebuild
-from server.store import commands_key, log_key, state_key
+from server.keys import commands_key, log_key, state_key
 
 RESEND = ("busy", "unavailable", "unknown_outcome", "disconnected")
 """Answers after which the same command id is sent again (a lost answer may hide a commit)."""

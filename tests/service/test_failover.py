@@ -28,6 +28,8 @@ from typing import Any
 
 import pytest
 
+from clients.python import CommandRefused
+from protocol.commands import StartHand
 from tests.service.bots import Bot, Station, Stations, dealer_bot, read_table, setup_tables
 from tests.service.conftest import ServerProcess, redis7_or_skip, token
 from tests.service.failover_targets import ClusterShard, Shard, fill_backlog, wait_replicated
@@ -337,3 +339,35 @@ async def test_by_default_a_command_is_acknowledged_only_once_the_replica_has_it
         f"{total_acks(room.bots)} acks in all, {numbers['duplicates']} answered 'duplicate'; "
         f"{numbers['events']} events; {numbers['compared']} station events checked"
     )
+
+
+@pytest.mark.parametrize("shard", ["sentinel"], indirect=True)
+async def test_a_commit_its_replica_confirms_late_still_reaches_every_station(
+    shard: Shard, serve: Callable[..., ServerProcess], stations: Stations, connect: Any
+) -> None:
+    """A command whose ``WAIT`` fell short is answered ``unknown_outcome`` and its events are
+    held back; a dealer station that does not send it again (the browser's drops an unknown
+    outcome) must not leave it unseen once the replica has it: the instance confirms it in the
+    background and publishes it, and a display on the other instance gets it."""
+    a, b = serve(TABLEWIRE_WAIT_TIMEOUT="0.5"), serve(TABLEWIRE_WAIT_TIMEOUT="0.5")
+    await setup_tables(a.url, token("admin"), T, ["1"], CONFIG)
+    display = await stations.open(b.url, token("display"), [(T, "1")])
+    dealer = await connect(a, "dealer", table="1")
+    replica = await asyncio.to_thread(shard.pause_replica)
+    try:
+        with pytest.raises(CommandRefused) as refused:
+            await dealer.command(T, "1", StartHand(), patience=0.1)
+        assert refused.value.error.code == "unknown_outcome"
+        redis = shard.async_client()
+        try:
+            logged = await read_table(redis, T, "1")
+        finally:
+            await redis.aclose()
+        assert logged.seq > 0, "the commit is on the primary"
+        assert display.received.last("1") < logged.seq, "published before its replica had it"
+    finally:
+        shard.resume(replica)
+    await display.received.wait_for(
+        lambda: display.received.last("1") >= logged.seq, 20, "the late commit on B's display"
+    )
+    assert await metric(a.port, "tablewire_replica_shortfalls_total") >= 1

@@ -40,8 +40,9 @@ from server.archive_script import unfiled_member
 from server.cli import main
 from server.engine import TableState, apply, new_table
 from server.hand_files import hand_path
+from server.keys import hand_key, log_key, unfiled_key
 from server.phh import parse_phh
-from server.store import Store, hand_key, log_key, unfiled_key
+from server.store import Store
 from tests.service.bots import Bot, dealer_bot, deep_config, play, setup_tables
 from tests.service.conftest import ROOT, ServerProcess, token
 from tests.service.test_tournament_service import structure

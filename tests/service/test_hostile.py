@@ -69,8 +69,8 @@ from protocol.wire import (
 from server.app import MAX_FRAME
 from server.engine import TableState
 from server.engine import apply as engine_apply
+from server.keys import state_key
 from server.station import BURST, FLOOD_LIMIT, RATE
-from server.store import state_key
 from server.tokens import TokenError, verify
 from tests.service.conftest import SECRET, ServerProcess, token
 

@@ -33,7 +33,7 @@ from protocol import (
     StartHand,
 )
 from protocol.wire import Events, Send
-from server.store import commands_key, log_key, state_key
+from server.keys import commands_key, log_key, state_key
 from server.tokens import Claims, issue
 from tests.service.bots import (
     check_log,

@@ -21,8 +21,9 @@ from redis.asyncio import Redis as AsyncRedis
 
 from server.embedded_redis import EmbeddedRedis
 from server.fanout import Fanout, Frame, Key
+from server.keys import Published, channel
 from server.redis_connect import connect
-from server.store import Published, Store, channel
+from server.store import Store
 from tests.service.bots import (
     Stations,
     check_received,

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from protocol import Act, Clock, StartHand
-from server.store import deadlines_key
+from server.keys import deadlines_key
 from server.timers import LEASE_KEY
 from tests.service.bots import deep_config, read_table, setup_tables
 from tests.service.conftest import token

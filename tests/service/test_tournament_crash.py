@@ -53,7 +53,7 @@ from protocol.tournament import (
 from protocol.wire import Send, SendTournament, Snapshot, TournamentSnapshot, encoder
 from server import engine, tournament
 from server.engine.buttons import next_positions
-from server.store import TOURNAMENT_LOG, commands_key, log_key, state_key, tables_key
+from server.keys import TOURNAMENT_LOG, commands_key, log_key, state_key, tables_key
 from server.tournament import TournamentState
 from tests.service.bots import TableLog, read_table
 from tests.service.conftest import ServerProcess

@@ -28,7 +28,7 @@ from protocol.tournament import (
     decode_structure,
 )
 from protocol.wire import Clock, Events, Snapshot, TournamentEvents, TournamentSnapshot
-from server.store import TOURNAMENT_LOG, log_key
+from server.keys import TOURNAMENT_LOG, log_key
 from tests.service.conftest import ServerProcess
 from tests.service.test_timers import lease_holder
 

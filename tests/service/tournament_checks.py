@@ -43,7 +43,7 @@ from protocol import Event, HandEnd, HandStart, PlayerAdded, PlayerRemoved, Tabl
 from protocol.tournament import Structure, TournamentEvent
 from server import engine
 from server.engine import TableState
-from server.store import TOURNAMENT_LOG, log_key, state_key
+from server.keys import TOURNAMENT_LOG, log_key, state_key
 from server.tournament import TournamentState, chips_in_play, new_tournament
 from server.tournament import evolve as evolve_tournament
 
