@@ -400,7 +400,7 @@ async def run_on(
         finally:
             stop(server)
         runs[name].log_errors = log_errors(workdir / "server.log")
-        (workdir / "server.log").unlink(missing_ok=True)
+        (workdir / "server.log").rename(workdir / f"server-{name}.log")  # the next its own
     if "relay" in targets and kind == "single":
         share = await wait_quiet(0.15, args.wait_quiet)
         print(f"relay: machine {100 * share:.0f}% busy before the start", flush=True)

@@ -20,13 +20,14 @@ from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from clients.bots import Mirror
 from loadgen.common import TOURNAMENT, table_config
 from loadgen.histogram import Histogram
 from loadgen.stations import PLAY, Dealer, Records, decode_reply, encode, open_station, spec_phases
 from protocol.wire import Ping, Subscribe
+from server.tokens import Role
 
 
 class Tally:
@@ -93,12 +94,35 @@ class Tally:
         }
 
 
+RETRY = 0.25
+"""Seconds before a refused sign-in is tried again, as a station does (20% either way)."""
+TRIES = 40
+
+
+async def sign_in(
+    url: str, secret: bytes, role: Role, table: int, deflate: bool, rec: Records
+) -> ClientConnection:
+    """A station signed in, tried again like a station whose connection was refused or
+    closed unanswered: under a storm of sign-ins an instance answers some handshakes after
+    its ``open_timeout`` and closes them (counted in ``problems``)."""
+    attempt = 0
+    while True:
+        try:
+            return await open_station(url, secret, role, str(table), deflate)
+        except (OSError, TimeoutError, WebSocketException) as exc:
+            attempt += 1
+            rec.problems[f"{role} sign-in tried again: {type(exc).__name__}"] += 1
+            if attempt >= TRIES:
+                raise
+            await asyncio.sleep(RETRY * (0.8 + 0.4 * random.random()))
+
+
 async def display(
     url: str, secret: bytes, table: int, tally: Tally, rec: Records, deflate: bool
 ) -> tuple[ClientConnection, asyncio.Task[None]]:
     """A display signed in and subscribed to its table (the pong after the subscription says
     the catch-up is done), reading into ``tally`` until cancelled."""
-    ws = await open_station(url, secret, "display", str(table), deflate)
+    ws = await sign_in(url, secret, "display", table, deflate, rec)
     pong = asyncio.Event()
 
     async def read() -> None:
@@ -149,8 +173,8 @@ async def crowd_worker(spec: dict[str, Any]) -> None:
 
     async def dealer(table: int) -> Dealer:
         async with gate:
-            ws = await open_station(
-                urls[table % len(urls)], secret, "dealer", str(table), spec["deflate"]
+            ws = await sign_in(
+                urls[table % len(urls)], secret, "dealer", table, spec["deflate"], rec
             )
             d = Dealer(table, ws, Mirror(config, spec["seed"] * 100_003 + table, PLAY), rec, True)
             sockets.append(ws)

@@ -114,7 +114,7 @@ async def crowd(
                 "max_drain": args.max_drain,
                 "seed": args.seed,
                 "deflate": not args.no_compression,
-                "gate": 64,
+                "gate": 32,
                 "out": str(workdir / f"crowd{w}.json"),
             }
             workers.append(await spawn_worker(args.script, spec, workdir / f"crowd{w}.spec"))
