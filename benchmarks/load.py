@@ -254,7 +254,7 @@ async def run_target(
                 fetch_metrics(metrics_port) if metrics_port else asyncio.sleep(0, {})
             )
             spy = None
-            if args.profile and name == "tablewire" and phase == SATURATION:
+            if args.profile and name != "relay" and phase == phases[-1]:
                 spy = await start_profile(procs["server"], end - begin - 0.5, workdir)
             await asyncio.sleep(max(0.0, end - time.monotonic()))
             wall = time.monotonic() - wall0
@@ -344,15 +344,16 @@ async def orchestrate(args: argparse.Namespace) -> int:
             }
             for line in compare(results, waits):
                 print(line)
-        tw = runs.get("tablewire")
-        if tw is not None and tw.profile:
-            print()
-            print(
-                "== where the server's time goes (py-spy, saturation phase;"
-                f" raw: {args.profile_out})"
-            )
-            for line in summarize_profile(tw.profile):
-                print(line)
+        for name, run in runs.items():
+            if run.profile:
+                print()
+                last = "saturation" if args.phases == "both" else args.phases
+                print(
+                    f"== where the {name} server's time goes (py-spy, {last} phase;"
+                    f" raw: {profile_path(args, name)})"
+                )
+                for line in summarize_profile(run.profile):
+                    print(line)
         if args.json:
             Path(args.json).write_text(json.dumps(out, indent=2))
         return 0
@@ -361,6 +362,12 @@ async def orchestrate(args: argparse.Namespace) -> int:
             print(f"(kept {workdir})")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def profile_path(args: argparse.Namespace, name: str) -> Path:
+    """Where a target's raw profile goes: ``--profile-out``, suffixed for all but the first."""
+    path = Path(args.profile_out)
+    return path if name == "tablewire" else path.with_name(f"{path.stem}-{name}{path.suffix}")
 
 
 TARGET_OF = {"single": "tablewire", "replica": "replica", "cluster": "cluster"}
@@ -395,8 +402,8 @@ async def run_on(
                 args, name, url, secret, procs, workdir, port, redis.monitor_url
             )
             print(f"{name}: done", flush=True)
-            if args.profile and name == "tablewire" and runs[name].profile:
-                Path(args.profile_out).write_text(runs[name].profile or "")
+            if runs[name].profile:
+                profile_path(args, name).write_text(runs[name].profile or "")
         finally:
             stop(server)
         runs[name].log_errors = log_errors(workdir / "server.log")
@@ -453,7 +460,10 @@ def main() -> None:
         "--quick", action="store_true", help="200 tables, 100 commands/s, 6 s phases"
     )
     parser.add_argument(
-        "--profile", action="store_true", help="py-spy the server in its saturation phase"
+        "--profile",
+        action="store_true",
+        help="py-spy the server in its last phase (saturation, unless --phases paced), on each"
+        " Redis setup",
     )
     parser.add_argument(
         "--profile-out", default=str(Path(tempfile.gettempdir()) / "tablewire-server-profile.txt")

@@ -235,7 +235,8 @@ def report(
     )
     print(
         f"   {os.cpu_count()} cores shared by the instances, redis-server and the clients;"
-        f" permessage-deflate {'off' if args.no_compression else 'on'}"
+        f" the stations {'do not offer' if args.no_compression else 'offer'} permessage-deflate"
+        " (the server declines it)"
     )
     print(
         f"commands: {acked / span:.0f}/s acknowledged ({commands} sent in the window);"

@@ -154,9 +154,8 @@ async def finish_profile(spy: asyncio.subprocess.Process, workdir: Path) -> str 
 
 
 PROFILE_PARTS = (
-    ("fan-out: station writers (websocket send to every subscriber and the ack)", "Station.writer"),
-    ("  of which permessage-deflate compression", "PerMessageDeflate.encode"),
-    ("  of which socket writes (transport.write)", "_SelectorSocketTransport.write"),
+    ("fan-out: outboxes flushed (every station's frames of a loop turn)", "Outbox._flush"),
+    ("  of which socket writes (writelines, one writev a station)", "_write_pending"),
     ("commands: Station._command (all of a command's handling)", "Station._command"),
     ("  Tables.apply (engine, encoding, commit)", "Tables.apply"),
     ("    engine apply", "apply (server/engine/__init__.py"),
@@ -164,8 +163,12 @@ PROFILE_PARTS = (
     ("  logging (one JSON line per command)", "logging/__init__.py"),
     ("  prometheus metrics", "prometheus_client"),
     ("fan-out: Redis pub/sub listener (Fanout._listen)", "Fanout._listen"),
+    ("fan-out: shard-channel reader (ShardChannels._read, Redis 7)", "ShardChannels._read"),
+    ("  Fanout.deliver (to the stations following the table)", "Fanout.deliver"),
     ("  Fanout.handle (decode, queue to stations)", "Fanout.handle"),
     ("reading station frames (websocket receive)", "Assembler.get"),
+    ("websocket keepalive pings (every connection every 20 s)", "Connection.keepalive"),
+    ("session sweep (Sessions.run: every signed-in session)", "Sessions.run"),
     ("event loop: waiting in epoll", "EpollSelector.select"),
     ("event loop: socket reads", "_read_ready__data_received"),
 )
