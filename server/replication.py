@@ -103,6 +103,7 @@ class ReplicaWait:
         if not isinstance(redis, RedisCluster):
             self.connected = {SINGLE: online_replicas(await redis.info("replication"))}
             return
+        await redis.initialize()  # the slot map: which nodes are the primaries
         for node in redis.get_primaries():
             try:
                 found: Any = await redis.info("replication", target_nodes=node)
