@@ -368,16 +368,18 @@ async def send_and_kill(
     if position == "at_redis":
         await aredis.execute_command("CLIENT", "PAUSE", 30_000, "WRITE")
     try:
-        for f in flights:
+        for n, f in enumerate(flights, start=1):
             assert f.client.ws is not None
             await f.client.ws.send(encoder.encode(f.message).decode())
-        if position == "at_redis":
+            if position == "at_redis":
+                # One at a time: commits of one turn of the server's loop share a pipeline, and
+                # only the first of a paused pipeline shows as blocked.
 
-            async def waiting() -> bool:
-                return await blocked_commits(aredis) >= len(flights)
+                async def waiting(n: int = n) -> bool:
+                    return await blocked_commits(aredis) >= n
 
-            await until(waiting, "the commits to reach Redis")
-        elif position == "committed":
+                await until(waiting, f"the commits to reach Redis ({n} of {len(flights)})")
+        if position == "committed":
 
             async def recorded() -> bool:
                 return all([await applied(aredis, f.tid, f.origin, f.cid) for f in flights])
