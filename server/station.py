@@ -341,7 +341,7 @@ class Station:
             await self.ws.close(1008, exc.code)
             return False
         self.claims = c = claims
-        sessions.live.add(self)
+        sessions.join(self)
         await self.ws.send(
             encoder.encode(
                 Welcome(c.role, c.tournament, c.table, self.services.name, self.services.heartbeat)
