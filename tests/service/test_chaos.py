@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from tests.service.bots import (
     Bot,
     Station,
+    Stations,
     check_log,
     check_received,
     dealer_bot,
@@ -26,7 +28,7 @@ from tests.service.bots import (
     setup_tables,
     wait_status,
 )
-from tests.service.conftest import token
+from tests.service.conftest import ServerProcess, token
 
 T = "main"
 TABLES = [f"t{n:02d}" for n in range(1, 21)]
@@ -39,6 +41,50 @@ OUTAGE = 2.0  # seconds redis-server stays dead
 KILLS = 2  # kill -9 of the server, twice
 BEFORE_KILL = 1_000  # acknowledged commands (all tables) before each kill
 AFTER = 25  # commands every bot plays after a restart
+
+
+Watchers = dict[str, tuple[Station, list[str], bool]]
+
+
+@dataclass
+class Room:
+    """Twenty tables played by bot dealers on two instances, watched by displays on both and
+    a floor station on B."""
+
+    bots: list[Bot]
+    watchers: Watchers
+
+
+async def open_room(
+    a: ServerProcess,
+    b: ServerProcess,
+    stations: Stations,
+    seed: int,
+    seconds: float,
+    playing: list[Bot] | None = None,
+) -> Room:
+    """The room on servers A and B, its bots playing for at most ``seconds`` (added to
+    ``playing``, the caller's list of bots to stop)."""
+    await setup_tables(a.url, token("admin"), T, TABLES, CONFIG)
+    watchers: Watchers = {}
+    for i, server in enumerate((a, b, a, b)):
+        mine = TABLES[i * 5 : i * 5 + 5]
+        station = await stations.open(server.url, token("display"), [(T, t) for t in mine])
+        watchers[f"display {i} on {'AB'[i % 2]}"] = (station, mine, True)
+    floor = await stations.open(b.url, token("floor"), [(T, None)])
+    watchers["floor on B (tournament)"] = (floor, TABLES, False)
+    bots = [
+        await dealer_bot(
+            stations, (a, b)[i % 2].url, token("dealer", table=t), T, t, CONFIG, seed + i
+        )
+        for i, t in enumerate(TABLES)
+    ]
+    deadline = time.monotonic() + seconds
+    for bot in bots:
+        bot.start(PLAY_LIMIT, deadline)
+    if playing is not None:
+        playing += bots
+    return Room(bots, watchers)
 
 
 def total_acks(bots: list[Bot]) -> int:
@@ -174,23 +220,8 @@ async def test_kill_9_of_redis_loses_no_acknowledged_command_and_everyone_recove
 ) -> None:  # type: ignore[no-untyped-def]
     a, b = start_server(), start_server()
     servers = {"A": a, "B": b}
-    await setup_tables(a.url, token("admin"), T, TABLES, CONFIG)
-    watchers: dict[str, tuple[Station, list[str], bool]] = {}
-    for i, server in enumerate((a, b, a, b)):
-        mine = TABLES[i * 5 : i * 5 + 5]
-        station = await stations.open(server.url, token("display"), [(T, t) for t in mine])
-        watchers[f"display {i} on {'AB'[i % 2]}"] = (station, mine, True)
-    floor = await stations.open(b.url, token("floor"), [(T, None)])
-    watchers["floor on B (tournament)"] = (floor, TABLES, False)
-    bots = [
-        await dealer_bot(
-            stations, (a, b)[i % 2].url, token("dealer", table=t), T, t, CONFIG, 200 + i
-        )
-        for i, t in enumerate(TABLES)
-    ]
-    deadline = time.monotonic() + PLAY_SECONDS
-    for bot in bots:
-        bot.start(PLAY_LIMIT, deadline)
+    room = await open_room(a, b, stations, 200, PLAY_SECONDS)
+    bots, watchers = room.bots, room.watchers
 
     await wait_until(acks_reached(bots, BEFORE_KILL), 40, "acknowledged commands before the kill")
     assert redis_server.process is not None

@@ -30,7 +30,7 @@ import pytest
 
 from clients.python import CommandRefused
 from protocol.commands import StartHand
-from tests.service.bots import Bot, Station, Stations, dealer_bot, read_table, setup_tables
+from tests.service.bots import Bot, Stations, read_table, setup_tables
 from tests.service.conftest import ServerProcess, redis7_or_skip, token
 from tests.service.failover_targets import ClusterShard, Shard, fill_backlog, wait_replicated
 from tests.service.redis_cluster import LocalCluster
@@ -38,9 +38,10 @@ from tests.service.redis_sentinel import LocalSentinel
 from tests.service.test_abuse import metric
 from tests.service.test_chaos import (
     CONFIG,
-    TABLES,
+    Room,
     acks_reached,
     finish,
+    open_room,
     progress,
     total_acks,
     verify,
@@ -50,13 +51,10 @@ from tests.service.test_chaos import (
 T = "main"
 NODE_TIMEOUT_MS = 1500
 """The cluster's node timeout: a primary unreachable this long is failed over (default 5 s)."""
-PLAY_LIMIT = 2_000
 PLAY_SECONDS = 80
 BEFORE_KILL = 1_000  # acknowledged commands (all tables) before the kill
 WARM_UP = 200  # acknowledged commands before the replica is stopped
 AFTER = 25  # commands every bot plays after the failover
-
-Watchers = dict[str, tuple[Station, list[str], bool]]
 
 
 @pytest.fixture(params=["cluster", "sentinel"])
@@ -101,42 +99,9 @@ async def playing(stations: Stations) -> AsyncIterator[list[Bot]]:
     await stop_bots(bots)
 
 
-@dataclass
-class Room:
-    """Twenty tables played by bot dealers on two instances, watched by displays on both and
-    a floor station on B."""
-
-    bots: list[Bot]
-    watchers: Watchers
-
-
 def retries(bots: list[Bot]) -> int:
     """Attempts sent again: after a refusal (``unavailable``), a timeout or a drop."""
     return sum(b.retries + b.client.resent for b in bots)
-
-
-async def open_room(
-    a: ServerProcess, b: ServerProcess, stations: Stations, playing: list[Bot], seed: int
-) -> Room:
-    await setup_tables(a.url, token("admin"), T, TABLES, CONFIG)
-    watchers: Watchers = {}
-    for i, server in enumerate((a, b, a, b)):
-        mine = TABLES[i * 5 : i * 5 + 5]
-        station = await stations.open(server.url, token("display"), [(T, t) for t in mine])
-        watchers[f"display {i} on {'AB'[i % 2]}"] = (station, mine, True)
-    floor = await stations.open(b.url, token("floor"), [(T, None)])
-    watchers["floor on B (tournament)"] = (floor, TABLES, False)
-    bots = [
-        await dealer_bot(
-            stations, (a, b)[i % 2].url, token("dealer", table=t), T, t, CONFIG, seed + i
-        )
-        for i, t in enumerate(TABLES)
-    ]
-    deadline = time.monotonic() + PLAY_SECONDS
-    for bot in bots:
-        bot.start(PLAY_LIMIT, deadline)
-    playing += bots
-    return Room(bots, watchers)
 
 
 def acknowledged(bots: list[Bot]) -> dict[str, dict[str, int]]:
@@ -182,7 +147,7 @@ async def test_kill_9_of_the_tournaments_primary_fails_over_and_loses_nothing(
     shard: Shard, serve: Callable[..., ServerProcess], stations: Stations, playing: list[Bot]
 ) -> None:
     a, b = serve(), serve()
-    room = await open_room(a, b, stations, playing, 300)
+    room = await open_room(a, b, stations, 300, PLAY_SECONDS, playing)
     bots = room.bots
     await wait_until(acks_reached(bots, BEFORE_KILL), 60, "acknowledged commands before the kill")
     before = acknowledged(bots)
@@ -313,7 +278,7 @@ async def test_without_wait_what_is_acknowledged_while_the_replica_is_behind_is_
     """``TABLEWIRE_WAIT_REPLICAS=0``: the other side of the line, and proof that the test
     sees a loss when there is one."""
     a, b = serve(TABLEWIRE_WAIT_REPLICAS="0"), serve(TABLEWIRE_WAIT_REPLICAS="0")
-    room = await open_room(a, b, stations, playing, 500)
+    room = await open_room(a, b, stations, 500, PLAY_SECONDS, playing)
     behind = await fall_behind_and_fail_over(shard, [a, b], room.bots)
     await stop_bots(room.bots)  # what they saw is no longer what Redis holds
     gone = {cid for table in (await lost(shard, behind.acked)).values() for cid in table}
@@ -329,7 +294,7 @@ async def test_by_default_a_command_is_acknowledged_only_once_the_replica_has_it
 ) -> None:
     """``TABLEWIRE_WAIT_REPLICAS`` unset (auto: the primary has a replica, so 1)."""
     a, b = serve(), serve()
-    room = await open_room(a, b, stations, playing, 700)
+    room = await open_room(a, b, stations, 700, PLAY_SECONDS, playing)
     behind = await fall_behind_and_fail_over(shard, [a, b], room.bots)
     assert not behind.while_behind, f"acknowledged behind the replica: {behind.while_behind}"
     assert behind.shortfalls > 0, "no commit was refused for want of a replica"
