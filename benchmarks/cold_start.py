@@ -39,16 +39,28 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from load import create_tables
 from loadgen.cold import worker
-from loadgen.machine import finished, machine_busy, scratch, spawn_worker, start_server, stop
+from loadgen.machine import (
+    cpu_ticks,
+    finished,
+    machine_busy,
+    profile_text,
+    scratch,
+    spawn_worker,
+    spy_profile,
+    start_server,
+    stop,
+    summarize_profile,
+)
 from loadgen.report import percentile
 
 from server import loop
-from server.embedded_redis import free_port
+from server.embedded_redis import EmbeddedRedis, free_port
 from server.health import wait_http
 
 GOAL_S = 2.0
@@ -73,15 +85,27 @@ async def _answer(w: asyncio.subprocess.Process, answer: str) -> str:
             return text
 
 
+@dataclass
+class Restarted:
+    servers: list[tuple[subprocess.Popen[bytes], int]]
+    ready: list[float]
+    """When each instance answered ``/readyz``."""
+    ready_cpu: list[int]
+    """Each instance's CPU ticks then (its imports and start-up)."""
+    spy: subprocess.Popen[bytes] | None
+
+
 def restart(
     servers: list[tuple[subprocess.Popen[bytes], int]],
     redis_url: str,
     secret: str,
     workdir: Path,
     how: signal.Signals,
-) -> tuple[list[tuple[subprocess.Popen[bytes], int]], list[float]]:
+    profile: float = 0.0,
+) -> Restarted:
     """Stop every instance with ``how``, start each again on its port; when each answered
-    ``/readyz`` (each polled in turn)."""
+    ``/readyz`` (each polled in turn). ``profile`` s of py-spy on the first one from its start
+    (its imports and start-up included) are written to ``server-profile.txt``."""
     signalled = time.monotonic()
     for proc, _ in servers:
         proc.send_signal(how)
@@ -91,17 +115,52 @@ def restart(
         f"  every instance exited {time.monotonic() - signalled:.2f} s after the signal", flush=True
     )
     again = [start_server(redis_url, secret, workdir, port, wait=False) for _, port in servers]
+    spy = spy_profile(again[0][0].pid, profile, workdir) if profile else None
     ready: dict[int, float] = {}
+    ticks: dict[int, int] = {}
     deadline = time.monotonic() + 60
     while len(ready) < len(again) and time.monotonic() < deadline:
-        for _, port in again:
+        for proc, port in again:
             if port not in ready:
                 with contextlib.suppress(RuntimeError):  # not yet: the next port's turn
                     wait_http(port, "/readyz", timeout=0.01)
                     ready[port] = time.monotonic()
+                    ticks[port] = cpu_ticks(proc.pid)
     if len(ready) < len(again):
         raise RuntimeError("an instance did not answer /readyz within 60 s of its start")
-    return again, [ready[port] for _, port in again]
+    return Restarted(
+        again, [ready[port] for _, port in again], [ticks[port] for _, port in again], spy
+    )
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def redis_pid(redis: EmbeddedRedis) -> int:
+    return redis.process.pid if redis.process is not None else 0
+
+
+@dataclass
+class CpuShares:
+    """Where the machine's CPU went from the kill to the last station's resumption, in s."""
+
+    start_up: list[float]
+    """Each instance's, from its start to its readiness (imports, Redis, scripts)."""
+    serving: list[float]
+    """Each instance's, from its readiness until every station was back."""
+    clients: list[float]
+    redis: float
+
+    def line(self) -> str:
+        return (
+            "  CPU from the kill until every station was back (s): instances' start-up "
+            + ", ".join(f"{t:.2f}" for t in self.start_up)
+            + "; instances serving the returning stations "
+            + ", ".join(f"{t:.2f}" for t in self.serving)
+            + "; client processes "
+            + ", ".join(f"{t:.2f}" for t in self.clients)
+            + f"; redis-server {self.redis:.2f}"
+        )
 
 
 def spread(values: list[float]) -> str:
@@ -122,6 +181,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     if args.door is not None:  # the instances' environment (start_server passes it on)
         os.environ["TABLEWIRE_MAX_UNSIGNED_PER_ADDRESS"] = str(args.door)
         os.environ["TABLEWIRE_MAX_UNSIGNED"] = str(max(256, args.door))
+    profiled: str | None = None
     with scratch("tablewire-cold-", args.keep, stations + 1000) as (workdir, redis):
         ports = [free_port() for _ in range(args.instances)]
         servers = [start_server(redis.url, secret, workdir, port) for port in ports]
@@ -148,10 +208,25 @@ async def orchestrate(args: argparse.Namespace) -> int:
             after = machine_busy()
             busy = (after[0] - before[0], after[1] - before[1])
             killed = time.monotonic()
-            servers, ready = await asyncio.to_thread(
-                restart, servers, redis.url, secret, workdir, how
+            before_cpu = [cpu_ticks(w.pid) for w in workers] + [cpu_ticks(redis_pid(redis))]
+            restarted = await asyncio.to_thread(
+                restart, servers, redis.url, secret, workdir, how, args.profile
             )
+            servers, ready = restarted.servers, restarted.ready
             results = [json.loads(await _answer(w, "{")) for w in workers]
+            after_cpu = [cpu_ticks(w.pid) for w in workers] + [cpu_ticks(redis_pid(redis))]
+            used = [
+                (cpu_ticks(proc.pid) - start) / TICKS
+                for (proc, _), start in zip(servers, restarted.ready_cpu, strict=True)
+            ]
+            cpu = CpuShares(
+                [t / TICKS for t in restarted.ready_cpu],
+                used,
+                [(a - b) / TICKS for a, b in zip(after_cpu[:-1], before_cpu[:-1], strict=True)],
+                (after_cpu[-1] - before_cpu[-1]) / TICKS,
+            )
+            if restarted.spy is not None:
+                profiled = await asyncio.to_thread(profile_text, restarted.spy, workdir)
         finally:
             for w in workers:
                 if w.returncode is None:
@@ -159,6 +234,10 @@ async def orchestrate(args: argparse.Namespace) -> int:
                     await w.wait()
             for proc, _ in servers:
                 stop(proc)
+    if profiled is not None:
+        print(f"== where instance 0's time went (py-spy, {args.profile:g} s from its start)")
+        print("\n".join(summarize_profile(profiled, top=30)))
+    print(cpu.line())
     return report(args, stations, busy, killed, ready, results, started)
 
 
@@ -245,6 +324,12 @@ def main() -> None:
         help="unsigned connections the instances admit from one address (the server's default,"
         " 16, when not given: every station here comes from 127.0.0.1, where a room's come"
         " from a tablet or a TV each)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=float,
+        default=0.0,
+        help="py-spy the first instance for this many s from its restart (0: no)",
     )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=7)

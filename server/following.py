@@ -217,8 +217,11 @@ class Following:
                 waiting.task.cancel()
 
     async def _follow(self, pending: list[tuple[Key, int]]) -> None:
-        """Catch the tables up one after the other."""
+        """Catch the tables up one after the other; those with nothing after ``since`` go
+        live at once, found in one read of every table's last number."""
         try:
+            if len(pending) > 1:
+                pending = await self._current(pending)
             while pending:
                 key, since = pending[0]
                 task = self._start_catch_up(key, since)
@@ -228,6 +231,37 @@ class Following:
             # Replaced or stopped half-way: the tables not begun yet still catch up, alone.
             for key, since in pending:
                 self._start_catch_up(key, since)
+
+    async def _current(self, pending: list[tuple[Key, int]]) -> list[tuple[Key, int]]:
+        """Go live on every table whose last number is ``since``; the others, to catch up.
+
+        The tables' live frames are held from before this read, so a commit after it arrives
+        as a held frame, and one before it shows in the number (and the table is read)."""
+        tournament = pending[0][0][0]
+        holds = [self.catching_up.get(key) for key, _ in pending]
+        lasts = await self.store.last_numbers(tournament, [key[1] for key, _ in pending])
+        behind = []
+        for (key, since), last, held in zip(pending, lasts, holds, strict=True):
+            if last != since or not self._live_from(key, since, held):
+                behind.append((key, since))
+        return behind
+
+    def _live_from(self, key: Key, since: int, waiting: _CatchUp | None) -> bool:
+        """Deliver what ``waiting`` held for ``key`` after ``since`` and go live, when it
+        joins up and is still this table's hold (a later subscription may have replaced it
+        while the numbers were read: see ``_still``)."""
+        if waiting is None or self.catching_up.get(key) is not waiting:
+            return False
+        if waiting.task is not None or waiting.dropped:
+            return False
+        held = [f for f in waiting.held if f.last > since]
+        if held and held[0].seq > since + 1:
+            return False
+        del self.catching_up[key]
+        self.last_sent[key] = since
+        for frame in held:
+            self._deliver(key, frame)
+        return True
 
     def _hold(self, key: Key) -> _CatchUp:
         """Hold ``key``'s live frames for a catch-up; a catch-up still running for it stops."""

@@ -236,6 +236,16 @@ class Store:
         members = cast(set[bytes], await self.redis.smembers(tables_key(tournament)))
         return sorted(t.decode() for t in members)
 
+    async def last_numbers(self, tournament: str, tables: list[str]) -> list[int | None]:
+        """Each table's last event number (None: no such table), in one round trip: a floor
+        monitor coming back after a restart resumes a thousand tables, most of them with
+        nothing new to read."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table in tables:
+                pipe.hget(state_key(tournament, table), "seq")
+            found = cast(list[bytes | None], await pipe.execute())
+        return [None if seq is None else int(seq) for seq in found]
+
     async def load(self, tournament: str, table: str) -> Stored | None:
         fields = cast(
             list[bytes | None],

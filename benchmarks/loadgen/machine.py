@@ -126,25 +126,34 @@ def log_errors(path: Path) -> Counter[str]:
     return found
 
 
-async def start_profile(pid: int, seconds: float, workdir: Path) -> asyncio.subprocess.Process:
+def _spy_argv(pid: int, seconds: float, workdir: Path) -> list[str]:
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    timing = ["--duration", str(max(1, int(seconds))), "--rate", "200", "--nonblocking"]
+    output = ["--format", "raw", "--output", str(workdir / "server-profile.txt")]
+    return [spy, "record", "--pid", str(pid), *timing, *output]
+
+
+async def start_profile(pid: int, seconds: float, workdir: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        spy,
-        "record",
-        "--pid",
-        str(pid),
-        "--duration",
-        str(max(1, int(seconds))),
-        "--rate",
-        "200",
-        "--nonblocking",
-        "--format",
-        "raw",
-        "--output",
-        str(workdir / "server-profile.txt"),
+        *_spy_argv(pid, seconds, workdir),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def spy_profile(pid: int, seconds: float, workdir: Path) -> subprocess.Popen[bytes]:
+    """The same from a thread (the cold start's restart runs in one); read it with
+    ``profile_text`` once it is done."""
+    return subprocess.Popen(
+        _spy_argv(pid, seconds, workdir), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def profile_text(spy: subprocess.Popen[bytes], workdir: Path) -> str | None:
+    """The profile py-spy wrote, once it has ended (it writes when its duration is over)."""
+    spy.wait(timeout=60)
+    path = workdir / "server-profile.txt"
+    return path.read_text() if path.exists() else None
 
 
 async def finish_profile(spy: asyncio.subprocess.Process, workdir: Path) -> str | None:
@@ -250,6 +259,10 @@ def start_server(
     port = port or free_port()
     log = open(workdir / "server.log", "ab")  # noqa: SIM115 - the child owns it
     env = {**os.environ, "TABLEWIRE_SECRET": secret, "REDIS_URL": redis_url}
+    # Bytecode as a deployed server has it: compiled by the first start (into the run's
+    # directory), read by a restart, even where the environment says not to write it.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
     proc = subprocess.Popen(
         [
             sys.executable,

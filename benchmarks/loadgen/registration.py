@@ -210,6 +210,7 @@ async def open_station(
         max_size=2**26,
         open_timeout=60,
         ping_interval=None,
+        proxy=None,
         compression="deflate" if deflate else None,
     )
     await ws.send(encode(Hello(issue(secret, claims))), text=True)

@@ -236,6 +236,7 @@ async def open_station(
         max_size=2**24,
         open_timeout=30,
         ping_interval=None,
+        proxy=None,
         compression="deflate" if deflate else None,
     )
     await ws.send(encode(Hello(issue(secret, claims))), text=True)
