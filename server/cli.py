@@ -264,6 +264,14 @@ def _seconds(text: str, ctx: click.Context, param: click.Parameter) -> int:
     show_default="2",
     help="Seconds a commit waits for its replicas before it is answered unavailable.",
 )
+@click.option(
+    "--heartbeat",
+    type=click.FloatRange(min=0.1),
+    default=lambda: float(os.environ.get("TABLEWIRE_HEARTBEAT", "15")),
+    show_default="15",
+    help="Seconds between keepalive pings to a station; one unanswered for as long closes it"
+    " (1011). Stations are told it in their welcome.",
+)
 def serve(
     host: str,
     port: int,
@@ -280,6 +288,7 @@ def serve(
     hand_keep: int,
     wait_replicas: str,
     wait_timeout: float,
+    heartbeat: float,
 ) -> None:
     """Run the real-time service (embedded redis-server unless --redis-url / REDIS_URL)."""
     if wait_replicas != "auto" and not wait_replicas.isdigit():
@@ -307,6 +316,7 @@ def serve(
         max_unsigned=max_unsigned,
         max_unsigned_per_address=max_unsigned_per_address,
         hello_timeout=hello_timeout,
+        heartbeat=heartbeat,
     )
     try:
         loop.run(run(settings))

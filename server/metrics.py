@@ -47,6 +47,10 @@ REPLICA_SHORTFALLS = Counter(
     " answered unavailable",
 )
 GAPS = Counter("tablewire_fanout_gaps_total", "Sequence gaps filled from the log")
+KEEPALIVE_TIMEOUTS = Counter(
+    "tablewire_keepalive_timeouts_total",
+    "Stations closed with 1011: no pong to a keepalive ping within a heartbeat",
+)
 RECONNECTS = Counter("tablewire_subscription_reconnects_total", "Event subscription reconnections")
 SLOW_CLIENTS = Counter("tablewire_slow_clients_total", "Stations told to resync for falling behind")
 CATCH_UPS = Counter(

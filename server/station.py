@@ -229,7 +229,9 @@ class Station:
         self.following: Following | None = None
         """What the station follows; made once it has signed in (its role says what it sees)."""
         self.closing = False
-        self.closed_for_resync = asyncio.Event()
+        self.closed_for_resync: asyncio.Event | None = None
+        """Set once the server's own close of this station (a resync, a token that ended) is
+        done; made when that close begins, so an idle station carries no event."""
         self.tokens = BURST
         self.refill = time.monotonic()
         self.floods = 0
@@ -248,12 +250,16 @@ class Station:
         if not self.closing:
             self.outbox.put(data)
 
+    def _begin_closing(self) -> None:
+        self.closing = True
+        self.closed_for_resync = asyncio.Event()
+        self.outbox.close()
+
     def resync(self, reason: str) -> None:
         """Tell the station to resync and close it, without waiting on it."""
         if self.closing:
             return
-        self.closing = True
-        self.outbox.close()
+        self._begin_closing()
         metrics.SLOW_CLIENTS.inc()
         asyncio.get_running_loop().create_task(self._close_for_resync(reason))
 
@@ -263,6 +269,7 @@ class Station:
                 await asyncio.wait_for(self.ws.send(encoder.encode(Resync(reason))), 1.0)
             await self.ws.close(1013, "resync")
         finally:
+            assert self.closed_for_resync is not None
             self.closed_for_resync.set()
 
     # --- the connection -----------------------------------------------------------------
@@ -362,6 +369,7 @@ class Station:
         async for raw in self.ws:
             if self.closing:
                 # Told to resync: let that close (1013) finish rather than closing here.
+                assert self.closed_for_resync is not None  # made as the closing began
                 await self.closed_for_resync.wait()
                 return
             if self.services.gate.draining:
@@ -463,14 +471,14 @@ class Station:
         tells the station to sign in again rather than reconnect with the same token."""
         if self.closing:
             return
-        self.closing = True
-        self.outbox.close()
+        self._begin_closing()
         try:
             with contextlib.suppress(TimeoutError, ConnectionClosed):
                 message = refusal(error.code, error.message).decode()
                 await asyncio.wait_for(self.ws.send(message), 1.0)
             await self.ws.close(CLOSE_CODES.get(error.code, 1008), error.code)
         finally:
+            assert self.closed_for_resync is not None
             self.closed_for_resync.set()  # a read waiting on this close ends too
 
     async def _command(self, message: Send) -> None:
