@@ -24,11 +24,13 @@ from typing import Any
 
 from loadgen.histogram import Histogram
 from loadgen.machine import (
+    REDIS_SPIKE_MS,
     cpu_ticks,
     fetch_metrics,
     finish_profile,
     log_errors,
     machine_busy,
+    redis_latency,
     rss_mb,
     spawn_worker,
     start_profile,
@@ -129,7 +131,7 @@ async def crowd(
             f" {time.monotonic() - connecting:.0f} s",
             flush=True,
         )
-        return await measure(args, instances, workers, redis_pid, workdir, stations)
+        return await measure(args, instances, workers, (redis_url, redis_pid), workdir, stations)
     finally:
         for proc in workers:
             if proc.returncode is None:
@@ -143,11 +145,12 @@ async def measure(
     args: argparse.Namespace,
     instances: list[Instance],
     workers: list[asyncio.subprocess.Process],
-    redis_pid: int,
+    redis: tuple[str, int],
     workdir: Path,
     stations: int,
 ) -> dict[str, Any]:
     """Idle, then the paced phase: what each instance costs; then the workers' tallies."""
+    redis_url, redis_pid = redis
     pids = {f"instance{i}": inst.proc.pid for i, inst in enumerate(instances)}
     pids["redis"] = redis_pid
     pids |= {f"client{i}": w.pid for i, w in enumerate(workers)}
@@ -166,6 +169,7 @@ async def measure(
     begin = start + args.warmup
     await asyncio.sleep(max(0.0, begin - time.monotonic()))
     before = await asyncio.gather(*(fetch_metrics(inst.port) for inst in instances))
+    await redis_latency(redis_url, reset=True)
     ticks = {k: cpu_ticks(p) for k, p in pids.items()}
     busy0, total0 = machine_busy()
     wall0 = time.monotonic()
@@ -180,6 +184,7 @@ async def measure(
     busy1, total1 = machine_busy()
     phase_cpu = {k: (cpu_ticks(p) - ticks[k]) / TICK / wall for k, p in pids.items()}
     after = await asyncio.gather(*(fetch_metrics(inst.port) for inst in instances))
+    spikes = await redis_latency(redis_url, reset=False)
     for i, inst in enumerate(instances):
         inst.cpu_phase = phase_cpu[f"instance{i}"]
         inst.metrics = {k: after[i].get(k, 0.0) - before[i].get(k, 0.0) for k in after[i]}
@@ -190,6 +195,9 @@ async def measure(
         tallies.append(json.loads((workdir / f"crowd{w}.json").read_text()))
     machine = (busy1 - busy0) / max(1, total1 - total0)
     out = report(args, instances, tallies, idle, phase_cpu, machine, stations, workdir)
+    seen = ", ".join(f"{name} in {n} s (max {top} ms)" for name, n, top in spikes) or "none"
+    print(f"redis-server latency events of {REDIS_SPIKE_MS} ms or more in the phase: {seen}")
+    out["redis_latency"] = spikes
     if profile:
         Path(args.profile_out).write_text(profile)
         print(f"\n== where instance 0's time goes (py-spy, paced phase; raw: {args.profile_out})")
