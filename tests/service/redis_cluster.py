@@ -101,6 +101,13 @@ class WholeCluster(AsyncRedisCluster):
         return clients
 
 
+class NodeExited(RuntimeError):
+    """A node's redis-server ended while the cluster was being started."""
+
+    def __init__(self, port: int, log: str) -> None:
+        super().__init__(f"redis-server on port {port} exited at start-up: {log}")
+
+
 class _AllNodes:
     """The cluster's processes as one: what a test does to "the Redis process"."""
 
@@ -137,9 +144,22 @@ class LocalCluster:
         return _AllNodes(self)
 
     def create(self, timeout: float = 60.0) -> None:
-        """Start the six servers and join them: three primaries, a replica each."""
-        self._spawn()
-        self._wait_answering(timeout)
+        """Start the six servers and join them: three primaries, a replica each.
+
+        The ports were free when they were picked, but this machine's ephemeral range is where
+        every test's connections take their own ports too, so one (or its bus port, +10000)
+        can be taken before its server binds it: that server exits at once. Then all six
+        start again on ports picked afresh (CI saw it twice in one run)."""
+        for attempt in range(3):
+            self._spawn()
+            try:
+                self._wait_answering(timeout)
+                break
+            except NodeExited:
+                self.stop()
+                if attempt == 2:
+                    raise
+                self.ports = _ports()
         joined = subprocess.run(
             [
                 self.cli,
@@ -164,8 +184,10 @@ class LocalCluster:
     def _wait_answering(self, timeout: float) -> None:
         """Until each server answers a PING (before they are joined)."""
         deadline = time.monotonic() + timeout
-        for port in self.ports:
+        for process, port in zip(self.processes, self.ports, strict=True):
             while True:
+                if process.poll() is not None:
+                    raise NodeExited(port, self._log_tail(port))
                 try:
                     with Redis("127.0.0.1", port, password=PASSWORD, socket_timeout=1) as node:
                         node.ping()
@@ -174,6 +196,10 @@ class LocalCluster:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.05)
+
+    def _log_tail(self, port: int) -> str:
+        log = self.root / str(port) / "redis.log"
+        return log.read_text(errors="replace")[-300:] if log.exists() else ""
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the six servers again (after ``process.kill()``) and wait for the cluster."""
