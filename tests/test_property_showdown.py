@@ -38,7 +38,9 @@ from protocol import (
     TableConfig,
 )
 from server.engine import TableState, apply, evolve, rebuild
-from server.engine.hands import HI_LO_GAMES, best_high, best_low, hole_count
+from server.engine.games import HI_LO as HI_LO_GAMES
+from server.engine.games import hole_count
+from server.engine.hands import best_high, best_low
 from server.engine.pots import layered, seats_from_button
 
 GAMES = ["NLHE", "PLO", "PLO8"]

@@ -48,6 +48,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
   a break waiting, 12-A, 11-B, a stoppage 12-D), the hand-for-hand all-in held face down until
   the floor releases it (RP-8-F), the final table's button (RP-9);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown;
+- :mod:`games` — the games a table deals and their facts: betting structure, the cards of a
+  hand, high or high-low, the streets (every game name lives there);
 - :mod:`evolve` — applying an event to the state: the only place a table changes;
 - :mod:`moves` — what a rule module hands back to the dispatcher, and the ``Emit`` type;
 - :mod:`state` — the table's state; :mod:`errors` — :class:`Illegal`; :mod:`words` — the

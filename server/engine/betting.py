@@ -5,14 +5,12 @@ Everything here reads the state; nothing changes it.
 
 from __future__ import annotations
 
+from server.engine.games import FIXED_LIMIT, POT_LIMIT
 from server.engine.state import Seat, TableState
-
-LIMIT_GAMES = frozenset({"LHE", "LO8"})
-POT_LIMIT_GAMES = frozenset({"PLHE", "PLO", "PLO8"})
 
 
 def is_limit(t: TableState) -> bool:
-    return t.game in LIMIT_GAMES
+    return t.game in FIXED_LIMIT
 
 
 def bet_unit(t: TableState) -> int:
@@ -110,7 +108,7 @@ def raise_bounds(t: TableState, s: Seat) -> tuple[int, int]:
     low = min(full_min_raise_to(t), top)
     if is_limit(t):
         return low, low
-    if t.game in POT_LIMIT_GAMES:
+    if t.game in POT_LIMIT:
         return low, max(low, min(pot_limit_max_to(t, s), top))
     return low, top
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from protocol.events import CardsHeld, Prompt, RoundEnd, ShowdownOrder
 from server.engine import betting, holds, out_of_turn, pots, showdown, words
 from server.engine.actions import check_substantial
+from server.engine.games import streets
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, StreetDealt, TryShowdown
-from server.engine.state import STREETS, Seat, TableState
+from server.engine.state import Seat, TableState
 
 
 def prompt_for(t: TableState, s: Seat) -> Prompt:
@@ -74,8 +75,9 @@ def _pots_after(t: TableState, returned: dict[int, int]) -> list[int]:
 
 def end_round(t: TableState, emit: Emit) -> None:
     returned = _uncalled(t)
-    street_no = STREETS.index(t.street)
-    nxt = "showdown" if street_no == len(STREETS) - 1 else STREETS[street_no + 1]
+    rounds = streets(t.game)
+    street_no = rounds.index(t.street)
+    nxt = "showdown" if street_no == len(rounds) - 1 else rounds[street_no + 1]
     text = f"End of the {t.street}"
     if returned:
         text += "; " + ", ".join(

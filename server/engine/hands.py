@@ -15,25 +15,19 @@ from phevaluator import evaluate_cards, evaluate_omaha_cards
 from phevaluator.card import Card
 from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand
 
-OMAHA_GAMES = frozenset({"NLO", "PLO", "PLO8", "LO8"})
-HI_LO_GAMES = frozenset({"PLO8", "LO8"})
-
-
-def hole_count(game: str) -> int:
-    """The hole cards a tabled hand shows: all of them (14-A), four in Omaha, two in hold'em."""
-    return 4 if game in OMAHA_GAMES else 2
+from server.engine.games import OMAHA
 
 
 def high_rank(game: str, hole: list[str], board: list[str]) -> int:
     """Smaller is stronger."""
-    if game in OMAHA_GAMES:
+    if game in OMAHA:
         return int(evaluate_omaha_cards(*board, *hole))
     return int(evaluate_cards(*hole, *board))
 
 
 def low_hand(game: str, hole: list[str], board: list[str]) -> object | None:
     """The qualifying 8-or-better low, or None; larger compares as stronger."""
-    kind = OmahaEightOrBetterLowHand if game in OMAHA_GAMES else EightOrBetterLowHand
+    kind = OmahaEightOrBetterLowHand if game in OMAHA else EightOrBetterLowHand
     try:
         return kind.from_game("".join(hole), "".join(board))
     except ValueError:
@@ -98,7 +92,7 @@ def _best_five(game: str, hole: list[str], board: list[str]) -> tuple[str, ...]:
     (Omaha: exactly two from the hand and three from the board)."""
     fives: Iterable[tuple[str, ...]] = (
         (h + b for h in combinations(hole, 2) for b in combinations(board, 3))
-        if game in OMAHA_GAMES
+        if game in OMAHA
         else combinations([*hole, *board], 5)
     )
     return min(fives, key=lambda five: int(evaluate_cards(*(CARD_IDS[c] for c in five))))

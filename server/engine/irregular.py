@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from protocol.commands import Act, Deal, FouledDeck, Irregularity, Misdeal, StartHand
 from protocol.events import FloorCall, HandEnd, Irregular, Misdealt
-from server.engine import betting, words
+from server.engine import betting, games, words
 from server.engine.actions import action_event, is_substantial
 from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
-from server.engine.hands import OMAHA_GAMES
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, TryShowdown
 from server.engine.reading import Reading
-from server.engine.state import STREETS, Seat, TableState
+from server.engine.state import Seat, TableState
 
 EARLY_RULE = {"flop": "RP-5-A", "turn": "RP-5-B", "river": "RP-5-C"}
 
@@ -220,11 +219,6 @@ def _wrong_button(t: TableState, emit: Emit) -> Move:
     return None
 
 
-def _hole_cards(game: str) -> int:
-    """The cards of a hand: four in Omaha, two in hold'em."""
-    return 4 if game in OMAHA_GAMES else 2
-
-
 def _card_count(t: TableState, s: Seat, cmd: Irregularity, emit: Emit) -> Move:
     """39 for the button short a card; any other wrong count is 37-A-5 or 40 (38 decides)."""
     short = _is_short(t, s, cmd)
@@ -254,7 +248,7 @@ def _is_short(t: TableState, s: Seat, cmd: Irregularity) -> bool:
     The button's wrong count without its cards is refused: short it gets the card (39), with
     an extra card it is a misdeal or a dead hand.
     """
-    want = _hole_cards(t.game)
+    want = games.hole_count(t.game)
     if not cmd.cards:
         if cmd.kind == "wrong_card_count" and s.number == t.button:
             raise Illegal(
@@ -273,7 +267,7 @@ def _is_short(t: TableState, s: Seat, cmd: Irregularity) -> bool:
 
 def _held(t: TableState, cmd: Irregularity, short: bool) -> str:
     """What the seat holds, in the words of the ruling."""
-    want = _hole_cards(t.game)
+    want = games.hole_count(t.game)
     if cmd.cards:
         n = len(cmd.cards)
         return f"holds {n} card{'' if n == 1 else 's'} instead of {want}"
@@ -284,7 +278,7 @@ def _short_button(t: TableState, s: Seat, cmd: Irregularity, emit: Emit) -> Move
     """39: the button short a card gets it, even after substantial action, unless it acted."""
     if _acted(t, s.number):
         return _kill(t, s, "39", "the button acted a card short: dead hand", emit)
-    missing = _hole_cards(t.game) - len(cmd.cards) if cmd.cards else 1
+    missing = games.hole_count(t.game) - len(cmd.cards) if cmd.cards else 1
     cards = "the missing card" if missing == 1 else f"the {missing} missing cards"
     emit(
         Irregular(
@@ -328,7 +322,7 @@ def as_played(t: TableState, s: Seat, cmd: Act, emit: Emit) -> Move:
     if total <= t.current_bet or not betting.can_raise(t, s):
         raise Illegal("54", "only a bet or raise is recorded as played")
     low, high = betting.raise_bounds(t, s)
-    pot_limit = t.game in betting.POT_LIMIT_GAMES
+    pot_limit = t.game in games.POT_LIMIT
     kind = ""
     correct = total
     if cmd.declare == "pot" and pot_limit:
@@ -421,5 +415,6 @@ def found_bet(t: TableState, s: Seat, kind: str, emit: Emit) -> Move:
 
 
 def next_street(t: TableState) -> str:
-    i = STREETS.index(t.street)
-    return STREETS[i + 1] if i + 1 < len(STREETS) else ""
+    order = games.streets(t.game)
+    i = order.index(t.street)
+    return order[i + 1] if i + 1 < len(order) else ""

@@ -19,6 +19,7 @@ from protocol.commands import Act
 from protocol.events import ActionLimited, FloorCall
 from server.engine import betting, words
 from server.engine.errors import Illegal
+from server.engine.games import POT_LIMIT
 from server.engine.state import Seat, TableState
 
 FLOOR_42A = ("raise_min", "call")
@@ -133,7 +134,7 @@ def _declared(
         return _to_total(t, s, top, front, rules, [])
     _check_may_raise(t, s)
     low, high = betting.raise_bounds(t, s)
-    if declare == "pot" and t.game in betting.POT_LIMIT_GAMES:
+    if declare == "pot" and t.game in POT_LIMIT:
         return _to_total(t, s, high, front, [*rules, "56"], ["a pot-sized raise"])
     # 56-D: in no-limit "pot" is not an amount; it binds a valid bet or raise, as "raise" does.
     no_limit_pot = declare == "pot" and not betting.is_limit(t)
@@ -367,7 +368,7 @@ def _to_total(
         rule = short or ("54-A" if t.current_bet == 0 else "45-A")
         rules, why, total = [*rules, rule], [*why, f"made up to the minimum {low:,}"], low
     if total > high:
-        rule = "56" if t.game in betting.POT_LIMIT_GAMES else "50"
+        rule = "56" if t.game in POT_LIMIT else "50"
         rules, why, total = [*rules, rule], [*why, f"reduced to the maximum {high:,}"], high
     return _ruled("raise", total, front, rules, why)
 

@@ -11,7 +11,7 @@ position, hi/lo halves with the odd chip high.
 from __future__ import annotations
 
 from protocol.events import Awarded, HandEnd, PotAward
-from server.engine import hands, penalties, pots, words
+from server.engine import games, hands, penalties, pots, words
 from server.engine.errors import Illegal
 from server.engine.moves import Emit
 from server.engine.state import TableState
@@ -53,7 +53,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
         high = hands.best_high(t.game, contenders, board)
         low: list[int] = []
         rules = ["13", "23"] if index else ["13"]
-        if t.game in hands.HI_LO_GAMES:
+        if t.game in games.HI_LO:
             low = hands.best_low(t.game, contenders, board)
             shares = pots.split_hi_lo(t, pot.amount, high, low)
             rules += ["21-C"] if low else []
@@ -86,10 +86,10 @@ def hand_names(
     names: dict[int, str] = {}
     for n in winners:
         cards = _cards(t, n)
-        if len(cards) != hands.hole_count(t.game) or "??" in cards:
+        if len(cards) != games.hole_count(t.game) or "??" in cards:
             continue
         parts = [hands.high_name(t.game, cards, t.board)] if high is None or n in high else []
-        if t.game in hands.HI_LO_GAMES and (low is None or n in low):
+        if t.game in games.HI_LO and (low is None or n in low):
             parts += [low for low in [hands.low_name(t.game, cards, t.board)] if low]
         names[n] = "; ".join(parts)
     return {n: name for n, name in names.items() if name}
@@ -213,7 +213,7 @@ def _cards_speak(
     if not read:
         return
     high = hands.best_high(t.game, known, t.board)
-    if t.game in hands.HI_LO_GAMES:
+    if t.game in games.HI_LO:
         best = high + hands.best_low(t.game, known, t.board)
         beaten = [w for w in read if w not in best]
         if beaten:

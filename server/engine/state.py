@@ -14,7 +14,6 @@ from protocol.commands import Act, Command
 from protocol.config import Game, Level
 
 Phase = Literal["idle", "betting", "deal", "showdown", "floor", "over"]
-STREETS = ("preflop", "flop", "turn", "river")
 
 
 class Seat(msgspec.Struct, array_like=True, gc=False):

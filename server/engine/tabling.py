@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from protocol.commands import Muck, Show
 from protocol.events import CardsShown
-from server.engine import hands
+from server.engine import games
 from server.engine.actions import live_seat
 from server.engine.dealing import check_unseen
 from server.engine.errors import Illegal
@@ -38,7 +38,7 @@ def show(t: TableState, cmd: Show, emit: Emit) -> Move:
     new = [c for c in cmd.cards if c not in s.face_up]
     face_up = [*s.face_up, *new]
     _check_cards(t, s, cmd.cards, new)
-    if len(face_up) < (len(s.cards) or hands.hole_count(t.game)):
+    if len(face_up) < (len(s.cards) or games.hole_count(t.game)):
         emit(_partly(t, s, face_up))
     else:
         emit(_tabled(s, list(s.cards) or face_up))
@@ -85,7 +85,7 @@ def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> No
         raise Illegal("14-A", f"seat {s.number} already shows {' '.join(shown)}")
     if len(set(shown)) != len(shown):
         raise Illegal("14-A", f"seat {s.number} shows a card twice: {' '.join(shown)}")
-    held = len(s.cards) or hands.hole_count(t.game)
+    held = len(s.cards) or games.hole_count(t.game)
     if len(s.face_up) + len(new) > held:
         raise Illegal(
             "14-A", f"seat {s.number}'s hand is {held} cards, not {len(s.face_up) + len(new)}"
@@ -113,7 +113,7 @@ def _tabled(s: Seat, cards: list[str]) -> CardsShown:
 
 
 def _partly(t: TableState, s: Seat, face_up: list[str]) -> CardsShown:
-    held = len(s.cards) or hands.hole_count(t.game)
+    held = len(s.cards) or games.hole_count(t.game)
     return CardsShown(
         seat=s.number,
         cards=face_up,
