@@ -252,10 +252,10 @@ class Following:
         while the numbers were read: see ``_still``)."""
         if waiting is None or self.catching_up.get(key) is not waiting:
             return False
-        if waiting.task is not None or waiting.dropped:
+        if waiting.task is not None:
             return False
-        held = [f for f in waiting.held if f.last > since]
-        if held and held[0].seq > since + 1:
+        held = _joining(waiting, since)
+        if held is None:
             return False
         del self.catching_up[key]
         self.last_sent[key] = since
@@ -300,10 +300,11 @@ class Following:
             since = await self._pages(key, since, waiting)
             if since < 0:
                 break  # the table is gone
-            held = [f for f in waiting.held if f.last > since]
-            if waiting.dropped or (held and held[0].seq > since + 1):
+            held = _joining(waiting, since)
+            if held is None:
                 # Live frames were dropped, or do not join up yet: read on from the log.
-                waiting.held, waiting.held_bytes, waiting.dropped = held, 0, False
+                waiting.held = [f for f in waiting.held if f.last > since]
+                waiting.held_bytes, waiting.dropped = 0, False
                 if since == before:
                     await asyncio.sleep(0.2)  # the log has nothing visible yet (a delay)
                 continue
@@ -374,3 +375,12 @@ class Following:
         self.send(snapshot_message(key[0], key[1], cached.seq, cached.state, self.public))
         self.last_sent[key] = cached.seq
         return cached.seq
+
+
+def _joining(waiting: _CatchUp, since: int) -> list[Frame] | None:
+    """The live frames held after ``since``, when they follow on from it with none dropped;
+    None when the log must be read on first."""
+    held = [f for f in waiting.held if f.last > since]
+    if waiting.dropped or (held and held[0].seq > since + 1):
+        return None
+    return held

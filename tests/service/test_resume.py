@@ -81,21 +81,25 @@ async def heads(aredis: Any, tables: list[str]) -> dict[str, int]:
     return {t: (await read_table(aredis, T, t)).seq for t in tables}
 
 
-async def open_bots(stations: Any, url: str, tables: list[str]) -> list[Bot]:
-    return [
+async def played_room(
+    url: str, stations: Any, count: int, commands: int
+) -> tuple[list[str], list[Bot]]:
+    """``count`` tables, a bot dealer on each, every one ``commands`` commands in."""
+    tables = [str(n) for n in range(1, count + 1)]
+    await setup_tables(url, token("admin"), T, tables, CONFIG)
+    bots = [
         await dealer_bot(stations, url, token("dealer", table=t), T, t, CONFIG, i)
         for i, t in enumerate(tables)
     ]
+    await asyncio.gather(*(play(bot, commands) for bot in bots))
+    return tables, bots
 
 
 async def test_a_floor_resuming_at_the_head_of_most_tables_reads_only_the_logs_behind(
     start_server, stations, aredis
 ) -> None:  # type: ignore[no-untyped-def]
     server = start_server()
-    tables = [str(n) for n in range(1, 13)]
-    await setup_tables(server.url, token("admin"), T, tables, CONFIG)
-    bots = await open_bots(stations, server.url, tables)
-    await asyncio.gather(*(play(bot, 6) for bot in bots))
+    tables, bots = await played_room(server.url, stations, 12, 6)
     since = await heads(aredis, tables)
     await asyncio.gather(*(play(bot, 4) for bot in bots[:3]))  # tables 1-3 move on
     now = await heads(aredis, tables)
@@ -121,10 +125,7 @@ async def test_floors_resuming_while_every_table_plays_miss_nothing_and_get_noth
     start_server, stations, aredis
 ) -> None:  # type: ignore[no-untyped-def]
     server = start_server()
-    tables = [str(n) for n in range(1, 9)]
-    await setup_tables(server.url, token("admin"), T, tables, CONFIG)
-    bots = await open_bots(stations, server.url, tables)
-    await asyncio.gather(*(play(bot, 10) for bot in bots))
+    tables, bots = await played_room(server.url, stations, 8, 10)
     live = await stations.open(server.url, token("floor"), [(T, None)])
     deadline = time.monotonic() + 30
     for bot in bots:
