@@ -12,10 +12,13 @@ import msgspec
 from protocol.config import Level
 from protocol.types import Cards, Chips, Id, Millis, Quantity, SeatNo, Text
 
-Declaration = Literal["fold", "check", "call", "bet", "raise", "all_in", "complete", "pot"]
+Declaration = Literal[
+    "fold", "check", "call", "bet", "raise", "all_in", "complete", "pot", "bring_in"
+]
 First = Literal["verbal", "chips", "together"]
 Prior = Literal["left", "pulled", "partly_pulled"]
-Street = Literal["flop", "turn", "river"]
+Street = Literal["flop", "turn", "river", "fourth", "fifth", "sixth", "seventh"]
+"""The board's streets of the flop games, and stud's streets after the first deal."""
 
 
 class _Command(
@@ -34,10 +37,14 @@ class StartHand(_Command, tag="start_hand", frozen=True):
 
     ``button`` is where the dealer actually put the button, when that is not where the engine
     says it belongs: the hand is played as dealt and the error flagged (36-A).
+
+    In stud ``cards`` are each seat's two down-cards (optional, as ever) and ``up`` its
+    up-card, which every seat dealt in must have: the lowest brings it in (RP-10).
     """
 
     cards: dict[SeatNo, Cards] = {}
     button: SeatNo | None = None
+    up: dict[SeatNo, Cards] = {}
 
 
 class Act(_Command, tag="act", frozen=True):
@@ -85,6 +92,11 @@ class Deal(_Command, tag="deal", frozen=True):
     street: Street
     cards: Cards = []
     burned: bool = True
+    up: dict[SeatNo, Cards] = {}
+    """Stud's fourth to sixth streets: the up-card of every live hand (the best board acts
+    first, RP-10-D)."""
+    down: dict[SeatNo, Cards] = {}
+    """Stud's seventh street: each live hand's down-card, when the cards are entered."""
 
 
 class Show(_Command, tag="show", frozen=True):
@@ -131,9 +143,10 @@ class SetLevel(_Command, tag="level", frozen=True):
     ante: Chips = 0
     bba: bool = False
     min_bet: Chips = 0
+    bring_in: Chips = 0
 
     def __post_init__(self) -> None:
-        Level(self.blinds, self.ante, self.bba, self.min_bet)
+        Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)
 
 
 class Ruling(_Command, tag="ruling", frozen=True):
@@ -154,6 +167,8 @@ class Misdeal(_Command, tag="misdeal", frozen=True):
 
     reason: Text = ""
     cards: dict[SeatNo, Cards] = {}
+    up: dict[SeatNo, Cards] = {}
+    """Stud: the re-dealt up-cards (every seat's is needed, as at the start of a hand)."""
 
 
 class FouledDeck(_Command, tag="fouled_deck", frozen=True):

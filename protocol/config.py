@@ -8,7 +8,9 @@ import msgspec
 
 from protocol.types import Chips, Quantity, SeatNo, Text
 
-Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8"]
+Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S"]
+STUD: frozenset[str] = frozenset({"7S"})
+"""The stud games: no button or blinds, antes and a bring-in, up-cards (RP-10)."""
 
 #: Chips of a standard tournament set; a table without a ``chips`` list uses these.
 DEFAULT_CHIPS: tuple[int, ...] = (25, 100, 500, 1000, 5000, 25000, 100000)
@@ -31,12 +33,16 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``min_bet`` is the structure's bet unit: the smallest bet and raise (45-A), the small bet in
     limit. With a big blind it is the big blind (left 0, it becomes the big blind); an
     ante-only level (``blinds`` ``[0, 0]``) must name it, since nothing else does.
+
+    ``bring_in`` is stud's forced opening bet (RP-10): the lowest up-card brings it in or
+    completes to the small bet (``min_bet``); a stud level has no blinds.
     """
 
     blinds: tuple[Chips, Chips]
     ante: Chips = 0
     bba: bool = False
     min_bet: Chips = 0
+    bring_in: Chips = 0
 
     def __post_init__(self) -> None:
         sb, bb = self.blinds
@@ -44,6 +50,8 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise LevelError("$.blinds", "blinds are [small, big] with 0 <= small <= big")
         if self.ante < 0:
             raise LevelError("$.ante", "the ante must not be negative")
+        if self.bring_in:
+            _check_bring_in(self)
         if bb == 0:
             _check_ante_only(self)
         elif self.min_bet not in (0, bb):
@@ -57,9 +65,18 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.blinds[1] == 0
 
 
+def _check_bring_in(level: Level) -> None:
+    if level.blinds[1]:
+        raise LevelError("$.bring_in", "a stud level has a bring-in and no blinds")
+    if level.bring_in < 0 or level.bring_in > level.min_bet:
+        raise LevelError("$.bring_in", "the bring-in is at most the small bet (min_bet)")
+    if level.bba:
+        raise LevelError("$.bba", "stud has no big blind to post an ante")
+
+
 def _check_ante_only(level: Level) -> None:
-    if not level.ante:
-        raise LevelError("$.blinds", "a level needs a big blind or an ante")
+    if not level.ante and not level.bring_in:
+        raise LevelError("$.blinds", "a level needs a big blind, an ante or a bring-in")
     if level.bba:
         raise LevelError("$.bba", "a big blind ante is the big blind's to post (RP-11)")
     if level.min_bet <= 0:
@@ -89,6 +106,7 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     names: dict[SeatNo, Text] = {}
     min_bet: Chips = 0
     dead_small_blind: bool = False
+    bring_in: Chips = 0
 
     def __post_init__(self) -> None:
         level = self.level
@@ -103,6 +121,10 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise ValueError("button must be a seat number (1-10)")
         if self.cap < 1:
             raise ValueError("cap must be at least 1")
+        if (self.game in STUD) != bool(level.bring_in):
+            raise LevelError(
+                "$.bring_in", "stud deals with a bring-in, the flop games without one (RP-10)"
+            )
         if self.dead_small_blind:
             if level.ante_only:
                 raise LevelError("$.dead_small_blind", "an ante-only level has no blinds")
@@ -113,4 +135,4 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     @property
     def level(self) -> Level:
-        return Level(self.blinds, self.ante, self.bba, self.min_bet)
+        return Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)

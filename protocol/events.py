@@ -12,7 +12,7 @@ import msgspec
 
 from protocol.commands import Act, Command
 
-ActionName = Literal["fold", "check", "call", "bet", "raise"]
+ActionName = Literal["fold", "check", "call", "bet", "raise", "bring_in"]
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", omit_defaults=False, gc=False):
@@ -43,6 +43,9 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     redeal: bool = False
     rules: list[str] = []
     text: str = ""
+    up: dict[int, list[str]] = {}
+    """Stud: each seat's up-card (public); ``cards`` are then its down-cards."""
+    bring_in: int = 0
 
 
 class ActionEvent(_Event, tag="action", frozen=True):
@@ -75,6 +78,8 @@ class Prompt(_Event, tag="prompt", frozen=True):
     all_in_to: int = 0
     options: list[str] = []
     text: str = ""
+    bring_in: int = 0
+    """Stud's bring-in, when the seat owes it (RP-10): the amount of its ``bring_in`` option."""
 
 
 class FloorCall(_Event, tag="floor_call", frozen=True):
@@ -129,6 +134,10 @@ class Dealt(_Event, tag="dealt", frozen=True):
     street: str
     cards: list[str] = []
     board: list[str] = []
+    up: dict[int, list[str]] = {}
+    """Stud: the street's up-cards by seat."""
+    down: dict[int, list[str]] = {}
+    """Stud's seventh street: the down-cards entered, by seat (never shown to displays)."""
 
 
 class ShowdownOrder(_Event, tag="showdown", frozen=True):
@@ -211,6 +220,7 @@ class LevelSet(_Event, tag="level", frozen=True):
     bba: bool = False
     min_bet: int = 0
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
+    bring_in: int = 0
 
 
 class Recorded(_Event, tag="recorded", frozen=True):

@@ -56,6 +56,8 @@ class SeatView(_View, frozen=True):
     """The rule limiting the seat to call or fold for the rest of the street (55-A-2, 55-B, 57)."""
     no_fold: str = ""
     """The rule binding the seat to call or raise on its next action (48-B)."""
+    up: list[str] = []
+    """Stud: the seat's up-cards, public from the deal; ``cards`` are then its down-cards."""
 
 
 class FloorCallView(_View, frozen=True):
@@ -93,6 +95,8 @@ class LevelView(_View, frozen=True):
     ante: int = 0
     bba: bool = False
     min_bet: int = 0
+    bring_in: int = 0
+    """Stud's bring-in (RP-10)."""
 
 
 class _Table(_View, frozen=True, tag_field="view"):
@@ -136,6 +140,8 @@ class _Table(_View, frozen=True, tag_field="view"):
     """The smallest bet and raise of the level (45-A)."""
     out_of_turn: list[OutOfTurnView] = []
     """Actions out of turn waiting on the action to their seats (55)."""
+    bring_in: int = 0
+    """Stud's bring-in (RP-10)."""
 
 
 class TableView(_Table, frozen=True, tag="staff"):

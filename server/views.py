@@ -1,7 +1,8 @@
 """What each role may see. A display never sees a hole card before the rules expose it.
 
 Dealers and the floor see every event as it is. For displays, hole cards are taken out of
-``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``, also where a
+``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``, and stud's
+seventh-street down-cards out of ``dealt`` and the record of its ``deal``, also where a
 ``correction`` carries them among the re-derived hand's events; cards become public
 when a hand is shown (``shown``) or all hands are turned up (17). A snapshot carries the typed
 view of :mod:`protocol.views`: the public one holds a seat's cards only when the rules exposed
@@ -48,10 +49,14 @@ def public_event(event: dict[str, Any]) -> dict[str, Any]:
         return {**event, "events": [public_event(e) for e in event["events"]]}
     if kind == "hand_start" and event.get("cards"):
         return {**event, "cards": {}}
+    if kind == "dealt" and event.get("down"):
+        return {**event, "down": {}}
     if kind == "recorded":
         command = event.get("command") or {}
         if command.get("type") not in PUBLIC_CARDS and command.get("cards"):
             return {**event, "command": {**command, "cards": type(command["cards"])()}}
+        if command.get("down"):
+            return {**event, "command": {**command, "down": {}}}
     return event
 
 
@@ -59,8 +64,11 @@ def public_events(raw_events: list[bytes]) -> list[Any]:
     """The events as a display may see them (decoded only where cards may hide)."""
     out: list[Any] = []
     for raw in raw_events:
-        if b'"cards"' in raw and (
-            b'"hand_start"' in raw or b'"recorded"' in raw or b'"correction"' in raw
+        if (b'"cards"' in raw or b'"down"' in raw) and (
+            b'"hand_start"' in raw
+            or b'"recorded"' in raw
+            or b'"correction"' in raw
+            or b'"dealt"' in raw
         ):
             out.append(public_event(_decode.decode(raw)))
         else:
@@ -131,6 +139,7 @@ def _seat(state: TableState, seat: Seat, public: bool, dealt_next: set[int]) -> 
         # one moved to the big blind's seat (12-A) plays the next hand.
         waiting=seat.waiting and seat.number not in dealt_next,
         cards=_public_cards(state, seat) if public else list(seat.cards),
+        up=list(seat.up),
         shown=seat.shown,
         mucked=seat.mucked,
         penalty=state.penalties.get(seat.number, 0),
@@ -155,7 +164,13 @@ def _call(call: PendingCall, blocking: bool) -> FloorCallView:
 
 
 def _level(level: Level) -> LevelView:
-    return LevelView(blinds=level.blinds, ante=level.ante, bba=level.bba, min_bet=level.min_bet)
+    return LevelView(
+        blinds=level.blinds,
+        ante=level.ante,
+        bba=level.bba,
+        min_bet=level.min_bet,
+        bring_in=level.bring_in,
+    )
 
 
 def _prompt(state: TableState) -> Prompt | None:
@@ -203,6 +218,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         exposed=state.exposed,
         next_street=state.next_street,
         min_bet=state.level.min_bet,
+        bring_in=state.level.bring_in,
         out_of_turn=[
             OutOfTurnView(seat=p.seat, act=p.act, rule=p.rule, skipped=list(p.skipped))
             for p in state.pending

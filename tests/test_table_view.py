@@ -29,12 +29,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from protocol import Corrected, Event, decode_scenario
+from protocol import Corrected, Event, Recorded, Show, decode_scenario
 from protocol.views import PublicTableView, TableView
 from protocol.wire import Snapshot, server_decoder
 from server.engine import TableState, apply, evolve, new_table
 from server.engine.state import Seat
-from server.views import public_view, snapshot_message, staff_view
+from server.views import public_events, public_view, snapshot_message, staff_view
 from tests import support
 from tests.support import last, play
 from tests.test_seed_common import act, table
@@ -366,3 +366,35 @@ def _state_line(raw: bytes) -> bytes:
     """``{"seq", "state"}`` of a snapshot frame, as the web station's feed hands it on."""
     message = json.loads(raw)
     return json.dumps({"seq": message["seq"], "state": message["state"]}).encode()
+
+
+def _hidden(state: TableState) -> set[str]:
+    """The cards of the seats' hands that the rules have not exposed in this state."""
+    seats = [*state.seats, *state.arrived]
+    allowed = set(state.board).union(*(public_cards(state, s) for s in seats))
+    return {c for s in seats for c in s.cards} - allowed - {"??"}
+
+
+def test_the_event_stream_a_display_is_sent_carries_no_card_the_rules_have_not_exposed() -> None:
+    """The same corpus, event by event through the display's filter (``public_events``): a
+    card still hidden after the event, or after the command that made it, is not in the frame.
+    The record of a ``show`` comes just before the ``shown`` event that exposes its cards."""
+    checked = 0
+    for config, commands in corpus():
+        scenario = decode_scenario(json.dumps({"config": config, "commands": commands}))
+        state = new_table(scenario.config)
+        for command in scenario.commands:
+            after, events = apply(state, command)
+            walk = _copy.decode(msgspec.msgpack.encode(state))
+            for event in events:
+                evolve(walk, event)
+                if isinstance(event, Recorded) and isinstance(event.command, Show):
+                    continue
+                hidden = _hidden(walk) | _hidden(after)
+                (sent,) = public_events([msgspec.json.encode(event)])
+                raw = msgspec.json.encode(sent)
+                leaked = sorted(c for c in hidden if f'"{c}"'.encode() in raw)
+                assert not leaked, f"{leaked} reach a display in {raw.decode()}"
+                checked += 1
+            state = after
+    assert checked > 10_000

@@ -5,7 +5,7 @@ Everything here reads the state; nothing changes it.
 
 from __future__ import annotations
 
-from server.engine.games import FIXED_LIMIT, POT_LIMIT
+from server.engine.games import FIXED_LIMIT, POT_LIMIT, big_bet
 from server.engine.state import Seat, TableState
 
 
@@ -15,9 +15,10 @@ def is_limit(t: TableState) -> bool:
 
 def bet_unit(t: TableState) -> int:
     """Fixed-limit bet size: the small bet (the level's minimum bet: the big blind, if any)
-    early, the big bet (twice it) on turn and river."""
+    early, the big bet (twice it) on turn and river (stud: fifth to seventh street; an open
+    pair on fourth street does not double it, RP-10-F)."""
     small = t.level.min_bet
-    return small * 2 if t.street in ("turn", "river") else small
+    return small * 2 if big_bet(t.game, t.street) else small
 
 
 def owed(t: TableState, s: Seat) -> int:

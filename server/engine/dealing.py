@@ -10,7 +10,7 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, penalties
+from server.engine import buttons, penalties, stud, words
 from server.engine.errors import Illegal
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
 from server.engine.state import TableState
@@ -22,6 +22,8 @@ def start_hand(
     """Deal a hand: button and blinds (34-36), posts (RP-11), the penalised seats' kills (74-C).
 
     A re-deal after a misdeal is the same hand at the same level (37-C)."""
+    if stud.is_stud(t):
+        return _start_stud(t, cmd, emit, redeal, level)
     where = buttons.next_positions(t)
     if where is None:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
@@ -111,9 +113,74 @@ def start_hand(
     return ResumeAfter(where.button if level.ante_only else where.big_blind)
 
 
+def _start_stud(
+    t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False, level: Level | None = None
+) -> Move:
+    """Antes from every seat with chips, two down-cards and one up-card each; the action
+    starts with the bring-in (RP-10), or left of it when the ante put it all-in (RP-10-E)."""
+    dealt = [s.number for s in t.seats if s.stack > 0]
+    if len(dealt) < 2:
+        raise Illegal("", "fewer than two players can be dealt in", code="short_table")
+    level = level or t.next_level or t.level
+    missing = [n for n in dealt if len(cmd.up.get(n, ())) != 1]
+    if missing:
+        raise Illegal(
+            "RP-10",
+            f"every seat dealt in shows one up-card on third street: give seat {missing[0]}'s;"
+            " the lowest brings it in",
+            code="up_cards_needed",
+        )
+    for seat in [*cmd.cards, *cmd.up]:
+        if seat not in dealt:
+            raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
+    for seat, down in cmd.cards.items():
+        if len(down) != 2:
+            raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
+    posts: list[Post] = []
+    for n in dealt:
+        s = t.seat(n)
+        assert s is not None
+        paid = min(level.ante, s.stack)
+        if paid:
+            posts.append(Post(n, "ante", paid, paid == s.stack))
+    penalised = [n for n in dealt if t.penalties.get(n, 0) > 0]
+    up = {n: list(cmd.up[n]) for n in dealt}
+    lowest = min(dealt, key=lambda n: stud.card_key(up[n][0]))
+    emit(
+        HandStart(
+            hand=t.hand + 1,
+            button=t.button,
+            small_blind=None,
+            big_blind=0,
+            blinds=level.blinds,
+            ante=level.ante,
+            min_bet=level.min_bet,
+            dealt=dealt,
+            posts=posts,
+            cards={k: list(v) for k, v in cmd.cards.items()},
+            redeal=redeal,
+            rules=["37-C"] if redeal else [],
+            text=f"Hand {t.hand + 1}: seat {lowest} has the lowest up-card"
+            f" ({up[lowest][0]}) and brings it in, {words.chips(level.bring_in)} (RP-10)",
+            up=up,
+            bring_in=level.bring_in,
+        )
+    )
+    penalties.kill_penalised(t, penalised, emit)
+    return ResumeAfter(stud.before(lowest))
+
+
 def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:
-    """A street's cards are on the board."""
-    emit(Dealt(street=cmd.street, cards=list(cmd.cards), board=[*t.board, *cmd.cards]))
+    """A street's cards are on the board (stud: in front of each live hand)."""
+    emit(
+        Dealt(
+            street=cmd.street,
+            cards=list(cmd.cards),
+            board=[*t.board, *cmd.cards],
+            up={k: list(v) for k, v in cmd.up.items()},
+            down={k: list(v) for k, v in cmd.down.items()},
+        )
+    )
     return StreetDealt()
 
 
@@ -121,6 +188,7 @@ def check_unseen(t: TableState, cards: list[str]) -> None:
     seen = set(t.board)
     for s in t.seats:
         seen.update(s.cards)
+        seen.update(s.up)
     for c in cards:
         if c in seen or cards.count(c) > 1:
             raise Illegal("37-E", f"{c} is already in play: a duplicate card means a fouled deck")

@@ -50,7 +50,7 @@ from protocol.events import (
     RulingMade,
     SubstantialAction,
 )
-from server.engine import betting
+from server.engine import betting, games
 from server.engine.state import (
     Clocked,
     Flagged,
@@ -151,7 +151,7 @@ def evolve(t: TableState, e: Event) -> None:
                 s.stack = e.stacks.get(s.number, s.stack)
             t.chips = tuple(e.chips)
         case LevelSet():
-            t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet)
+            t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet, e.bring_in)
         case HandsHeld():
             reason = f"{e.rules[0] if e.rules else ''}|{e.reason}"
             t.holds = {**t.holds, e.hold: reason}
@@ -223,14 +223,14 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         t, seats=[msgspec.structs.replace(s) for s in t.seats], history=[], base=None
     )
     t.base = base
-    t.history = [StartHand(cards=e.cards, button=e.button)]
+    t.history = [StartHand(cards=e.cards, button=e.button, up=e.up)]
     # A dead small blind sits where the last big blind was; on a table's first hand (34,
     # ``dead_small_blind``) there was none, and the next button stays where this one is.
     dead_at = t.big_blind if t.started else e.button
     t.sb_pos = e.small_blind if e.small_blind is not None else dead_at
     t.hand, t.started, t.button = e.hand, True, e.button
     t.small_blind, t.big_blind = e.small_blind, e.big_blind
-    level = Level(e.blinds, e.ante, e.bba, e.min_bet)
+    level = Level(e.blinds, e.ante, e.bba, e.min_bet, e.bring_in)
     if not e.redeal or t.next_level == level:
         t.next_level = None
     t.level = level
@@ -240,6 +240,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.dealt = s.number in dealt
         s.folded = s.acted = s.shown = s.mucked = False
         s.cards, s.face_up = tuple(e.cards.get(s.number, ())), ()
+        s.up = tuple(e.up.get(s.number, ()))
         if s.dealt:
             s.waiting = False
     if t.penalties:
@@ -258,7 +259,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         else:
             s.paid += p.amount
     bb = e.blinds[1]
-    t.street, t.board, t.next_street = "preflop", [], ""
+    t.street, t.board, t.next_street = games.streets(t.game)[0], [], ""
     # The big blind is the opening bet and the first of the capped bets (50, 53-B); an
     # ante-only level opens with no bet, like a later street.
     t.current_bet = t.full_bet = t.open_bet = bb
@@ -303,11 +304,16 @@ def _action(t: TableState, e: ActionEvent) -> None:
     if e.forced:
         return
     s.acted = True
+    if e.action == "bring_in":
+        # RP-10: the bring-in opens the street short of a full bet; completing it is one.
+        t.current_bet = t.open_bet = e.total
+        return
     if e.total <= t.current_bet:
         return
     increment = e.total - t.current_bet
     if betting.is_limit(t):
-        full = increment * 2 >= betting.bet_unit(t)
+        unit = betting.bet_unit(t)
+        full = increment * 2 >= unit or e.total >= t.full_bet + unit
     else:
         full = increment >= t.last_full
         if full:
@@ -414,6 +420,12 @@ def _dealt(t: TableState, e: Dealt) -> None:
     for s in t.seats:
         s.bet = 0
         s.acted = False
+        if s.number in e.up:
+            s.up = (*s.up, *e.up[s.number])
+        if s.number in e.down and s.cards:
+            # Seventh street's down-card joins the down-cards entered; a hand whose first two
+            # were not entered stays unknown until it is tabled.
+            s.cards = (*s.cards, *e.down[s.number])
     t.board = list(e.board)
     t.street = e.street
     t.current_bet = t.full_bet = t.open_bet = t.bets = 0
@@ -435,7 +447,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.stack = e.stacks.get(s.number, s.stack)
         s.bet = s.paid = 0
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
-        s.cards, s.face_up = (), ()
+        s.cards, s.face_up, s.up = (), (), ()
     t.seats = [s for s in t.seats if s.number not in busted]
     _seat_arrived(t)
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0

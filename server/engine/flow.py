@@ -10,7 +10,7 @@ the showdown itself is :mod:`showdown`.
 from __future__ import annotations
 
 from protocol.events import CardsHeld, Prompt, RoundEnd, ShowdownOrder
-from server.engine import betting, holds, out_of_turn, pots, showdown, words
+from server.engine import betting, holds, out_of_turn, pots, showdown, stud, words
 from server.engine.actions import check_substantial
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, StreetDealt, TryShowdown
@@ -18,6 +18,8 @@ from server.engine.state import Seat, TableState
 
 
 def prompt_for(t: TableState, s: Seat) -> Prompt:
+    if stud.bringing_in(t):
+        return stud.bring_in_prompt(t, s)
     to_call = betting.owed(t, s)
     top = betting.all_in_to(s)
     options = ["fold", "call"] if to_call else ["check"]
@@ -113,7 +115,8 @@ def end_round(t: TableState, emit: Emit) -> None:
 
 def after_deal(t: TableState, emit: Emit) -> None:
     if betting.betting_possible(t):
-        first = betting.next_to_act(t, t.button)
+        opener = stud.first_to_act(t) if stud.is_stud(t) else t.button
+        first = betting.next_to_act(t, opener)
         if first is not None:
             emit(prompt_for(t, first))
             return

@@ -15,6 +15,8 @@ from protocol.config import Game
 Structure = Literal["no_limit", "pot_limit", "fixed_limit"]
 FLOP_STREETS = ("preflop", "flop", "turn", "river")
 """The betting rounds of a flop game, in order."""
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+"""The betting rounds of seven-card stud, named by the cards each seat then holds."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,10 @@ class GameRules:
     hi_lo: bool = False
     """The pot is split between the best high and the best 8-or-better low (rule 21)."""
     streets: tuple[str, ...] = FLOP_STREETS
+    big_bet_streets: tuple[str, ...] = ("turn", "river")
+    """In fixed limit, the streets bet in the big bet (twice the small one)."""
+    stud: bool = False
+    """No button or blinds: antes, a bring-in by the lowest up-card, the best board first."""
 
 
 GAMES: dict[Game, GameRules] = {
@@ -35,19 +41,32 @@ GAMES: dict[Game, GameRules] = {
     "PLO": GameRules("pot_limit", 4),
     "PLO8": GameRules("pot_limit", 4, hi_lo=True),
     "LO8": GameRules("fixed_limit", 4, hi_lo=True),
+    "7S": GameRules(
+        "fixed_limit",
+        7,
+        streets=STUD_STREETS,
+        big_bet_streets=("fifth", "sixth", "seventh"),
+        stud=True,
+    ),
 }
 
 FIXED_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "fixed_limit")
 POT_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "pot_limit")
 HI_LO = frozenset(g for g, r in GAMES.items() if r.hi_lo)
+STUD = frozenset(g for g, r in GAMES.items() if r.stud)
 OMAHA = frozenset(g for g, r in GAMES.items() if r.hole_cards == 4)
 """Omaha games: a hand plays exactly two of its four cards with three of the board."""
 
 
 def hole_count(game: str) -> int:
-    """The cards of a hand: four in Omaha, two in hold'em."""
+    """The cards of a hand: four in Omaha, two in hold'em, seven in stud."""
     return GAMES[game].hole_cards  # type: ignore[index]
 
 
 def streets(game: str) -> tuple[str, ...]:
     return GAMES[game].streets  # type: ignore[index]
+
+
+def big_bet(game: str, street: str) -> bool:
+    """Fixed limit: the street is bet in the big bet."""
+    return street in GAMES[game].big_bet_streets  # type: ignore[index]

@@ -87,7 +87,7 @@ def _straight_high(ranks: list[str]) -> str:
     return "5" if set(ranks) == set("A2345") else _groups(ranks)[0]
 
 
-def _best_five(game: str, hole: list[str], board: list[str]) -> tuple[str, ...]:
+def best_five(game: str, hole: list[str], board: list[str]) -> tuple[str, ...]:
     """The five cards the high hand plays: the strongest five by phevaluator's 5-card rank
     (Omaha: exactly two from the hand and three from the board)."""
     fives: Iterable[tuple[str, ...]] = (
@@ -123,7 +123,7 @@ def _label(ranks: list[str], suits: list[str]) -> str:
 
 def high_name(game: str, hole: list[str], board: list[str]) -> str:
     """The best high hand in words: "flush, ace high", "full house, kings full of sevens"."""
-    best = _best_five(game, hole, board)
+    best = best_five(game, hole, board)
     ranks = [c[0] for c in best]
     label = _label(ranks, [c[1] for c in best])
     g = _groups(ranks)

@@ -49,7 +49,7 @@ def misdeal(
         )
     )
     # 37-C: the re-deal keeps the hand's own level, whatever was announced since (25).
-    return start_hand(t, StartHand(cards=cmd.cards), emit, redeal=True, level=level)
+    return start_hand(t, StartHand(cards=cmd.cards, up=cmd.up), emit, redeal=True, level=level)
 
 
 def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from math import gcd
 
+from server.engine import stud
 from server.engine.state import TableState
 
 
@@ -64,7 +65,7 @@ def smallest_chip(t: TableState) -> int:
     smallest listed chip cannot make (a table that lists too few chips) are paid in the unit
     that makes every one of them.
     """
-    amounts = [*t.level.blinds, t.level.ante, t.dead]
+    amounts = [*t.level.blinds, t.level.ante, t.level.bring_in, t.dead]
     for s in t.seats:
         amounts += [s.stack, s.paid]
     chip = t.chips[-1]
@@ -77,8 +78,9 @@ def smallest_chip(t: TableState) -> int:
 
 def split(t: TableState, amount: int, winners: list[int]) -> dict[int, int]:
     """Share ``amount`` equally in whole units of the smallest chip in play; the odd units go
-    one each to the first winners left of the button (21-A)."""
-    order = seats_from_button(t, winners)
+    one each to the first winners left of the button (21-A); in stud to the winner holding
+    the highest card by suit (21-B)."""
+    order = stud.odd_chip_order(t, winners) if stud.is_stud(t) else seats_from_button(t, winners)
     unit = smallest_chip(t)
     each, odd = divmod(amount // unit, len(order))
     return {n: (each + (i < odd)) * unit for i, n in enumerate(order)}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from protocol.commands import Act
 from protocol.events import ActionLimited, FloorCall
-from server.engine import betting, words
+from server.engine import betting, stud, words
 from server.engine.errors import Illegal
 from server.engine.games import POT_LIMIT
 from server.engine.state import Seat, TableState
@@ -76,6 +76,15 @@ class Limited:
 
 def read(t: TableState, s: Seat, act: Act) -> Reading | FloorNeeded | Limited:
     """Interpret one recorded action of the seat to act."""
+    if stud.bringing_in(t) and act.declare == "fold" and s.number != stud.bring_in_seat(t):
+        # RP-10-E: left of a bring-in all-in on its ante, a seat may fold rather than bet.
+        return Reading("fold", s.bet, sum(act.chips), ["RP-10-E"])
+    if stud.bringing_in(t) and stud.brings_in(t, s, act):
+        total = min(t.level.bring_in, betting.all_in_to(s))
+        in_front = s.bet + sum(act.chips) if act.chips else total
+        return Reading("bring_in", total, max(0, in_front - total), ["RP-10"])
+    if act.declare == "bring_in":
+        raise Illegal("RP-10", "the bring-in is owed only at the start of third street in stud")
     declare, amount, chips = act.declare, act.amount, act.chips
     rules: list[str] = []
     if chips and (declare is not None or amount is not None):

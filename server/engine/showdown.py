@@ -11,7 +11,7 @@ position, hi/lo halves with the odd chip high.
 from __future__ import annotations
 
 from protocol.events import Awarded, HandEnd, PotAward
-from server.engine import games, hands, penalties, pots, words
+from server.engine import games, hands, penalties, pots, stud, words
 from server.engine.errors import Illegal
 from server.engine.moves import Emit
 from server.engine.state import TableState
@@ -19,8 +19,12 @@ from server.engine.tabling import tabled
 
 
 def showdown_order(t: TableState) -> list[int]:
+    """18-A: the last aggressor of the last street first; without a bet, the seat first to act
+    on it: left of the button in a flop game, the best board in stud."""
     live = [s.number for s in t.live()]
     start = t.aggressor if t.aggressor in live else None
+    if start is None and stud.is_stud(t):
+        start = stud.best_board(t)
     if start is None:
         start = pots.seats_from_button(t, live)[0]
     i = live.index(start)
@@ -39,9 +43,19 @@ def try_resolve(t: TableState, emit: Emit) -> None:
         return
     if not all(tabled(t, s) for s in live):
         return
-    if len(t.board) != 5 or not all(s.cards for s in live):
+    if not all(_readable(t, s.number) for s in live):
         return
     _finish_by_cards(t, emit)
+
+
+def _readable(t: TableState, seat: int) -> bool:
+    """The seat's whole hand is known: its hole cards and a full board (stud: seven cards)."""
+    s = t.seat(seat)
+    if s is None:
+        return False
+    if stud.is_stud(t):
+        return stud.complete_hand(s)
+    return len(t.board) == 5 and len(s.cards) == games.hole_count(t.game) and "??" not in s.cards
 
 
 def _finish_by_cards(t: TableState, emit: Emit) -> None:
@@ -71,8 +85,9 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
 
 
 def _cards(t: TableState, seat: int) -> list[str]:
+    """The seat's cards as the evaluator reads them with the board (stud: all seven)."""
     s = t.seat(seat)
-    return list(s.cards) if s else []
+    return stud.hand_of(s) if s else []
 
 
 def hand_names(
@@ -80,14 +95,12 @@ def hand_names(
 ) -> dict[int, str]:
     """What each winner's known cards make, in words; in hi/lo a seat that won the low half
     names its low too (``high``/``low``: the seats that won each half, when the engine read
-    them). Nothing without a full board or for a hand whose cards are unknown."""
-    if len(t.board) != 5:
-        return {}
+    them). Nothing for a hand whose cards (or board) are not all known."""
     names: dict[int, str] = {}
     for n in winners:
-        cards = _cards(t, n)
-        if len(cards) != games.hole_count(t.game) or "??" in cards:
+        if not _readable(t, n):
             continue
+        cards = _cards(t, n)
         parts = [hands.high_name(t.game, cards, t.board)] if high is None or n in high else []
         if t.game in games.HI_LO and (low is None or n in low):
             parts += [low for low in [hands.low_name(t.game, cards, t.board)] if low]
@@ -200,8 +213,8 @@ def _check_contest(
                 f"seat {s.number} still holds a live hand: it is tabled or mucked before "
                 f"{pot_name(index)} is awarded",
             )
-    if len(t.board) == 5:
-        known = {s.number: list(s.cards) for s in seats if s.cards}
+    known = {s.number: _cards(t, s.number) for s in seats if _readable(t, s.number)}
+    if known:
         _cards_speak(t, known, [w for w in winners if w in known], winners)
 
 

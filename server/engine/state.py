@@ -38,6 +38,8 @@ class Seat(msgspec.Struct, array_like=True, gc=False):
     mucked: bool = False
     face_up: tuple[str, ...] = ()
     """Cards shown of a hand not yet tabled: the dealer asks for the rest (14-A, 16-A)."""
+    up: tuple[str, ...] = ()
+    """Stud: the hand's up-cards, in the order dealt (``cards`` are then its down-cards)."""
 
     @property
     def live(self) -> bool:

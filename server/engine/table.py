@@ -66,6 +66,7 @@ from server.engine import (
     penalties,
     requests,
     showdown,
+    stud,
     tabling,
 )
 from server.engine.actions import action_event, live_seat
@@ -116,7 +117,9 @@ def _award(t: TableState, cmd: Award, emit: Emit) -> Move:
 
 
 def _level(t: TableState, cmd: SetLevel, emit: Emit) -> Move:
-    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet))
+    if stud.is_stud(t) != bool(cmd.bring_in):
+        raise Illegal("RP-10", "a stud level has a bring-in, a flop game's none")
+    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet, bring_in=cmd.bring_in))
     return None
 
 
@@ -247,6 +250,12 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
     if t.phase != "deal" or cmd.street != t.next_street:
         due = t.next_street or "nothing"
         raise Illegal("RP-5", f"the {cmd.street} is not due: {due} is next", code="not_due")
+    if stud.is_stud(t):
+        stud.check_street(t, cmd)
+        check_unseen(t, [c for cards in (*cmd.up.values(), *cmd.down.values()) for c in cards])
+        return dealt(t, cmd, emit)
+    if cmd.up or cmd.down:
+        raise Illegal("", "up- and down-cards by seat are dealt in stud only")
     wanted = 3 - len(t.board) if cmd.street == "flop" else STREET_CARDS[cmd.street]
     if (
         cmd.street == "flop"

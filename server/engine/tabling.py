@@ -32,13 +32,15 @@ def show(t: TableState, cmd: Show, emit: Emit) -> Move:
     s = live_seat(t, cmd.seat)
     if s.shown:
         raise Illegal("14-A", f"seat {s.number}'s hand is already tabled", code="tabled")
-    if not cmd.cards:
+    # Stud: the up-cards are face up already; showing them again shows nothing new.
+    shown = [c for c in cmd.cards if c not in s.up]
+    if not shown:
         emit(_tabled(s, list(s.cards)))
         return TryShowdown()
-    new = [c for c in cmd.cards if c not in s.face_up]
+    new = [c for c in shown if c not in s.face_up]
     face_up = [*s.face_up, *new]
-    _check_cards(t, s, cmd.cards, new)
-    if len(face_up) < (len(s.cards) or games.hole_count(t.game)):
+    _check_cards(t, s, shown, new)
+    if len(face_up) < _held(t, s):
         emit(_partly(t, s, face_up))
     else:
         emit(_tabled(s, list(s.cards) or face_up))
@@ -85,7 +87,7 @@ def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> No
         raise Illegal("14-A", f"seat {s.number} already shows {' '.join(shown)}")
     if len(set(shown)) != len(shown):
         raise Illegal("14-A", f"seat {s.number} shows a card twice: {' '.join(shown)}")
-    held = len(s.cards) or games.hole_count(t.game)
+    held = _held(t, s)
     if len(s.face_up) + len(new) > held:
         raise Illegal(
             "14-A", f"seat {s.number}'s hand is {held} cards, not {len(s.face_up) + len(new)}"
@@ -105,6 +107,11 @@ def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> No
                 )
 
 
+def _held(t: TableState, s: Seat) -> int:
+    """The cards the seat holds face down: its hole cards (stud: those not dealt face up)."""
+    return len(s.cards) or games.hole_count(t.game) - len(s.up)
+
+
 def _tabled(s: Seat, cards: list[str]) -> CardsShown:
     what = " ".join(cards) if cards else "its hand (cards not entered)"
     return CardsShown(
@@ -113,7 +120,7 @@ def _tabled(s: Seat, cards: list[str]) -> CardsShown:
 
 
 def _partly(t: TableState, s: Seat, face_up: list[str]) -> CardsShown:
-    held = len(s.cards) or games.hole_count(t.game)
+    held = _held(t, s)
     return CardsShown(
         seat=s.number,
         cards=face_up,

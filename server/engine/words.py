@@ -18,7 +18,7 @@ def action_text(
     why: list[str],
 ) -> str:
     amount = "" if action in ("fold", "check") else f" {chips(total)}"
-    head = f"Seat {seat}: {action}{amount}{' all-in' if all_in else ''}"
+    head = f"Seat {seat}: {action.replace('_', '-')}{amount}{' all-in' if all_in else ''}"
     notes = list(why)
     if returned:
         notes.append(f"{chips(returned)} returned")

@@ -87,8 +87,11 @@ export function describe(event) {
       text = `Seat ${event.seat} leaves the table`;
       break;
     case "level":
-      text = `Next hand: blinds ${fmt(event.blinds[0])}/${fmt(event.blinds[1])}` +
-        (event.ante ? `, ${event.bba ? "big-blind ante" : "ante"} ${fmt(event.ante)}` : "");
+      text = "Next hand: " + [
+        event.blinds[1] ? `blinds ${fmt(event.blinds[0])}/${fmt(event.blinds[1])}` : "",
+        event.ante ? `${event.bba ? "big-blind ante" : "ante"} ${fmt(event.ante)}` : "",
+        event.bring_in ? `bring-in ${fmt(event.bring_in)}, small bet ${fmt(event.min_bet)}` : "",
+      ].filter(Boolean).join(", ");
       break;
     case "penalty_end":
       text = text || `Seat ${event.seat}: penalty served`;

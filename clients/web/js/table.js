@@ -615,9 +615,10 @@ export class TableModel {
 
   levelText() {
     const v = this.view;
-    if (!v.blinds?.[1]) return "";
-    let text = `Blinds ${fmt(v.blinds[0])}/${fmt(v.blinds[1])}`;
-    if (v.ante) text += ` · ${v.bba ? "BB ante" : "Ante"} ${fmt(v.ante)}`;
-    return text;
+    const parts = [];
+    if (v.blinds?.[1]) parts.push(`Blinds ${fmt(v.blinds[0])}/${fmt(v.blinds[1])}`);
+    if (v.ante) parts.push(`${v.bba ? "BB ante" : "Ante"} ${fmt(v.ante)}`);
+    if (v.bring_in) parts.push(`Bring-in ${fmt(v.bring_in)}`);
+    return parts.join(" · ");
   }
 }
