@@ -26,10 +26,12 @@ from protocol.config import Game, LevelError, TableConfig
 Hand = dict[str, Any]
 """One hand as TOML decoded it; amounts are ``int`` or exact ``Decimal``."""
 
-GAMES: dict[str, Game] = {"NT": "NLHE", "PO": "PLO", "FT": "LHE", "FO/8": "LO8"}
+GAMES: dict[str, Game] = {"NT": "NLHE", "PO": "PLO", "FT": "LHE", "FO/8": "LO8", "F7S": "7S"}
 """The PHH variants the engine plays, by PHH variant code."""
 
-_LIMIT = frozenset({"FT", "FO/8"})
+_LIMIT = frozenset({"FT", "FO/8", "F7S"})
+_STUD = frozenset({"F7S"})
+_STUD_STREETS: tuple[Street, ...] = ("fourth", "fifth", "sixth", "seventh")
 _STREETS: tuple[Street, ...] = ("flop", "turn", "river")
 
 
@@ -117,6 +119,8 @@ def to_scenario(hand: Hand) -> Scenario:
     def chips(amount: int | Decimal | str) -> int:
         return int(Decimal(amount) * scale)
 
+    if variant in _STUD:
+        return _stud_scenario(hand, GAMES[variant], chips)
     stacks = [chips(s) for s in hand["starting_stacks"]]
     n = len(stacks)
     blinds = [chips(b) for b in hand["blinds_or_straddles"]]
@@ -161,6 +165,79 @@ def to_scenario(hand: Hand) -> Scenario:
     posters = {0: bb} if dead_small_blind else {1: sb, 0: bb} if n == 2 else {0: sb, 1: bb}
     betting = _Betting(stacks, posters, ante, bba)
     return Scenario(config=config, commands=_commands(hand, betting, chips))
+
+
+def _stud_scenario(hand: Hand, game: Game, chips: Callable[[int | Decimal | str], int]) -> Scenario:
+    """A stud hand: every player antes, the lowest up-card brings it in (RP-10), and the
+    betting is the small bet, then the big bet from fifth street. No button: seat N is pN."""
+    stacks = [chips(s) for s in hand["starting_stacks"]]
+    antes = {chips(a) for a in hand["antes"]}
+    if len(antes) != 1 or len(hand["antes"]) != len(stacks) or not 2 <= len(stacks) <= 10:
+        raise UnsupportedHand("stud: every player antes the same, 2 to 10 players")
+    small, large = chips(hand["small_bet"]), chips(hand["big_bet"])
+    if large != 2 * small:
+        raise UnsupportedHand(f"limit bets {small}/{large}: the big bet is twice the small")
+    names = hand.get("players", [])
+    try:
+        config = TableConfig(
+            game=game,
+            blinds=(0, 0),
+            ante=antes.pop(),
+            min_bet=small,
+            bring_in=chips(hand["bring_in"]),
+            button=len(stacks),
+            chips=(1,),
+            seats={seat: stack for seat, stack in enumerate(stacks, 1)},
+            names={seat: str(name) for seat, name in enumerate(names, 1)},
+        )
+    except LevelError as refused:
+        raise UnsupportedHand(f"no table deals this level: {refused}") from None
+    betting = _Betting(stacks, {}, config.ante, False)
+    return Scenario(config=config, commands=_stud_commands(hand, betting, chips, config))
+
+
+def _stud_commands(
+    hand: Hand,
+    betting: _Betting,
+    chips: Callable[[int | Decimal | str], int],
+    config: TableConfig,
+) -> list[Command]:
+    """The dealer's commands: each street's up-cards as one deal (the dealer enters what every
+    station sees), down-cards only when a player tables them."""
+    commands: list[Command] = []
+    dealing: dict[int, list[str]] = {}
+    streets = 0
+
+    def deal_street() -> None:
+        nonlocal streets
+        if not commands:
+            commands.append(StartHand(up=dealing))
+        elif streets == len(_STUD_STREETS):
+            raise UnsupportedHand("more than seven cards a player")
+        else:
+            name = _STUD_STREETS[streets]
+            commands.append(Deal(street=name, up=dealing if name != "seventh" else {}))
+            streets += 1
+            betting.next_street()
+
+    for words in _words(hand):
+        if words[:2] == ["d", "dh"] and len(words) == 4:
+            cards = [words[3][i : i + 2] for i in range(0, len(words[3]), 2)]
+            dealing[_seat(words[2])] = cards[-1:]
+            continue
+        if dealing:
+            deal_street()
+            dealing = {}
+        match words:
+            case [player, "pb"]:
+                seat = _seat(player)
+                betting.raise_to(seat - 1, config.bring_in)
+                commands.append(Act(seat=seat, declare="bring_in"))
+            case _:
+                commands.extend(_act(words, betting, chips))
+    if dealing:
+        deal_street()
+    return commands
 
 
 def _blinds(first: int, second: int, players: int) -> tuple[int, int, bool]:
@@ -249,27 +326,38 @@ def _commands(
                 commands.append(Deal(street=_STREETS[boards], cards=_cards(cards)))
                 boards += 1
                 betting.next_street()
-            case [player, "f"]:
-                commands.append(Act(seat=_seat(player), declare="fold"))
-            case [player, "cc"]:
-                seat = _seat(player)
-                called = betting.call(seat - 1)
-                commands.append(Act(seat=seat, declare="call" if called else "check"))
-            case [player, "cbr", amount]:
-                seat = _seat(player)
-                betting.raise_to(seat - 1, chips(amount))
-                commands.append(Act(seat=seat, declare="raise", amount=chips(amount)))
-            case [player, "sm"]:
-                commands.append(Muck(seat=_seat(player)))
-            case [player, "sm", "-"]:
-                # PHH's "-": the player shows the cards dealt to it.
-                seat = _seat(player)
-                commands.append(Show(seat=seat, cards=dealt.get(seat, [])))
-            case [player, "sm", cards]:
-                commands.append(Show(seat=_seat(player), cards=_cards(cards)))
             case _:
-                raise UnsupportedHand(f"action {' '.join(words)!r} is not a flop-game action")
+                commands.extend(_act(words, betting, chips, dealt))
     return commands
+
+
+def _act(
+    words: list[str],
+    betting: _Betting,
+    chips: Callable[[int | Decimal | str], int],
+    dealt: dict[int, list[str]] | None = None,
+) -> list[Command]:
+    """A player's action or show: ``f``, ``cc`` (check or call), ``cbr`` (bet or raise to),
+    ``sm`` (show or muck; ``-`` shows the cards dealt)."""
+    match words:
+        case [player, "f"]:
+            return [Act(seat=_seat(player), declare="fold")]
+        case [player, "cc"]:
+            seat = _seat(player)
+            called = betting.call(seat - 1)
+            return [Act(seat=seat, declare="call" if called else "check")]
+        case [player, "cbr", amount]:
+            seat = _seat(player)
+            betting.raise_to(seat - 1, chips(amount))
+            return [Act(seat=seat, declare="raise", amount=chips(amount))]
+        case [player, "sm"]:
+            return [Muck(seat=_seat(player))]
+        case [player, "sm", "-"]:
+            seat = _seat(player)
+            return [Show(seat=seat, cards=(dealt or {}).get(seat, []))]
+        case [player, "sm", cards]:
+            return [Show(seat=_seat(player), cards=_cards(cards))]
+    raise UnsupportedHand(f"action {' '.join(words)!r} is not an action the engine plays")
 
 
 def _words(hand: Hand) -> Iterable[list[str]]:

@@ -23,7 +23,17 @@ import msgspec
 import pytest
 from pokerkit import HandHistory
 
-from protocol import ErrorEvent, Event, HandEnd, HandStart, Prompt, Scenario, Show, StartHand
+from protocol import (
+    Act,
+    ErrorEvent,
+    Event,
+    HandEnd,
+    HandStart,
+    Prompt,
+    Scenario,
+    Show,
+    StartHand,
+)
 from server import phh
 from server.engine import apply, new_table
 from server.replay import run_scenario
@@ -353,3 +363,25 @@ def test_an_ante_only_hand_opens_left_of_the_button_at_the_minimum_bet(
     events = run_scenario(scenario)
     assert next(e for e in events if isinstance(e, Prompt)).seat == 1
     assert _hand_end(events).stacks == _pokerkit_result(text) == expected
+
+
+STUD_HANDS = sorted(label for label in SUPPORTED if HANDS[label]["variant"] == "F7S")
+
+
+def test_rp_10_every_wsop_stud_hand_is_brought_in_and_acted_in_the_tables_order() -> None:
+    """The 13 seven-card stud hands of the 2023 Players' Championship: the engine names the
+    same seat to bring it in and to act first on each street (RP-10, RP-10-D) as the table
+    did, so no recorded action is out of turn, and each ends with the file's stacks."""
+    assert len(STUD_HANDS) == 13
+    for label in STUD_HANDS:
+        scenario = SUPPORTED[label]
+        state = new_table(scenario.config)
+        prompted: int | None = None
+        for command in scenario.commands:
+            state, events = apply(state, command)
+            if isinstance(command, Act):
+                assert command.seat == prompted, f"{label}: {command} but seat {prompted} acts"
+            assert not any(isinstance(e, ErrorEvent) for e in events), (label, events)
+            prompts = [e for e in events if isinstance(e, Prompt)]
+            prompted = prompts[-1].seat if prompts else prompted
+        assert _hand_end(run_scenario(scenario)).stacks == phh.finishing_stacks(HANDS[label])

@@ -135,6 +135,16 @@ def probe_prompt(state: TableState, p: Prompt) -> None:
             assert getattr(action, "total", None) == total, (total, action)
 
 
+def drawn_action(data: st.DataObject, prompt: Prompt, *, largest: bool) -> Act:
+    """A prompted action or all-in; a bet or raise goes to the smallest or the largest size."""
+    choice = data.draw(st.sampled_from([*prompt.options, "all_in"]))
+    if choice not in ("bet", "raise"):
+        return Act(seat=prompt.seat, declare=choice)  # type: ignore[arg-type]
+    amount = prompt.max_raise_to if largest else prompt.min_raise_to
+    assert amount is not None
+    return Act(seat=prompt.seat, declare="raise", amount=amount)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=tables(), data=st.data())
 def test_random_hands_keep_every_invariant(config: TableConfig, data: st.DataObject) -> None:
@@ -212,9 +222,9 @@ def test_out_of_turn_under_calls_and_corrections_never_lose_a_chip(
         if state.phase == "betting" and mischief == "oot" and len(live) > 1:
             seat = data.draw(st.sampled_from(live))
             declare = data.draw(st.sampled_from(["fold", "check", "call", "raise", "all_in"]))
-            state = attempt(
-                state, Act(seat=seat, declare=declare, amount=state.current_bet * 2 or 2), log
-            )  # type: ignore[arg-type]
+            amount = state.current_bet * 2 or 2
+            act = Act(seat=seat, declare=declare, amount=amount)  # type: ignore[arg-type]
+            state = attempt(state, act, log)
             continue
         if state.phase == "betting" and mischief == "under" and state.to_act is not None:
             owed = state.current_bet - (state.seat(state.to_act).bet)  # type: ignore[union-attr]
@@ -234,13 +244,7 @@ def test_out_of_turn_under_calls_and_corrections_never_lose_a_chip(
         elif state.phase == "betting":
             prompt = next(e for e in reversed(log) if isinstance(e, Prompt))
             assert prompt.seat == state.to_act, (prompt, state.waiting_on())
-            choice = data.draw(st.sampled_from([*prompt.options, "all_in"]))
-            if choice in ("bet", "raise"):
-                assert prompt.min_raise_to is not None
-                command = Act(seat=prompt.seat, declare="raise", amount=prompt.min_raise_to)
-            else:
-                command = Act(seat=prompt.seat, declare=choice)  # type: ignore[arg-type]
-            state = step(state, command, log)
+            state = step(state, drawn_action(data, prompt, largest=False), log)
         elif state.phase == "deal":
             street = state.next_street
             n = 3 - len(state.board) if street == "flop" else 1

@@ -900,7 +900,7 @@ SCHEMA_ERRORS = [
         COMMAND % '{"type": "act", "seat": 1, "declare": "call", "as_played": "yes"}',
         "$.command.as_played",
     ),
-    (COMMAND % '{"type": "deal", "street": "fifth"}', "$.command.street"),
+    (COMMAND % '{"type": "deal", "street": "eighth"}', "$.command.street"),
     (COMMAND % '{"type": "level", "blinds": [1, 2, 3]}', "$.command.blinds"),
     (COMMAND % '{"type": "start_hand", "cards": {"1": ["As", 3]}}', "$.command.cards[...][1]"),
     (COMMAND % '{"type": "nope"}', "$.command.type"),

@@ -96,7 +96,7 @@ const LINES = {
   "RP-8-B": "Hand-for-hand: the clock stops, and loses a set time for each hand played, never more than three minutes.",
   "RP-8-F": "Hand-for-hand: an all-in and call stays face down, and no more cards are dealt, until the floor says so.",
   "RP-9": "The final table: the last two tables come together at the structure's final-table size; seats are drawn.",
-  "RP-10": "Stud: the lowest up-card (ranks, then suits clubs, diamonds, hearts, spades) brings it in, or completes to the small bet.",
+  "RP-10": "Stud: the lowest up-card (by rank, then clubs, diamonds, hearts, spades) brings it in or completes to the small bet.",
   "RP-10-C": "Stud: a hand that is not live is dealt no more cards.",
   "RP-10-D": "Stud: from fourth street the best hand showing acts first; equal hands go to the highest card by suit.",
   "RP-10-E": "Stud: when the lowest card is all-in on its ante, the seat on its left starts: it brings it in, completes or folds.",
