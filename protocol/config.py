@@ -8,8 +8,8 @@ import msgspec
 
 from protocol.types import Chips, Quantity, SeatNo, Text
 
-Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S"]
-STUD: frozenset[str] = frozenset({"7S"})
+Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S", "7S8", "RAZZ"]
+STUD: frozenset[str] = frozenset({"7S", "7S8", "RAZZ"})
 """The stud games: no button or blinds, antes and a bring-in, up-cards (RP-10)."""
 
 #: Chips of a standard tournament set; a table without a ``chips`` list uses these.

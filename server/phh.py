@@ -14,7 +14,7 @@ ruled like the table did.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -26,11 +26,19 @@ from protocol.config import Game, LevelError, TableConfig
 Hand = dict[str, Any]
 """One hand as TOML decoded it; amounts are ``int`` or exact ``Decimal``."""
 
-GAMES: dict[str, Game] = {"NT": "NLHE", "PO": "PLO", "FT": "LHE", "FO/8": "LO8", "F7S": "7S"}
+GAMES: dict[str, Game] = {
+    "NT": "NLHE",
+    "PO": "PLO",
+    "FT": "LHE",
+    "FO/8": "LO8",
+    "F7S": "7S",
+    "F7S/8": "7S8",
+    "FR": "RAZZ",
+}
 """The PHH variants the engine plays, by PHH variant code."""
 
-_LIMIT = frozenset({"FT", "FO/8", "F7S"})
-_STUD = frozenset({"F7S"})
+_STUD = frozenset({"F7S", "F7S/8", "FR"})
+_LIMIT = frozenset({"FT", "FO/8", *_STUD})
 _STUD_STREETS: tuple[Street, ...] = ("fourth", "fifth", "sixth", "seventh")
 _STREETS: tuple[Street, ...] = ("flop", "turn", "river")
 
@@ -211,7 +219,11 @@ def _stud_commands(
     def deal_street() -> None:
         nonlocal streets
         if not commands:
-            commands.append(StartHand(up=dealing))
+            stand_ins = _stand_ins(hand, config.game)
+            up = {
+                n: cards if cards != ["??"] else [next(stand_ins)] for n, cards in dealing.items()
+            }
+            commands.append(StartHand(up=up))
         elif streets == len(_STUD_STREETS):
             raise UnsupportedHand("more than seven cards a player")
         else:
@@ -238,6 +250,18 @@ def _stud_commands(
     if dealing:
         deal_street()
     return commands
+
+
+def _stand_ins(hand: Hand, game: Game) -> Iterator[str]:
+    """Up-cards for players whose third-street card the file leaves out (a player who folded
+    it unseen): cards the file does not name that cannot bring it in (RP-10), the highest
+    first (razz, where the highest brings it in: the lowest, aces low). Only the table's order
+    depends on them, and the replay test checks that order against the file's actions."""
+    shown = [w[-1] for w in _words(hand) if w[:2] == ["d", "dh"] or w[1:2] == ["sm"]]
+    named = {cards[i : i + 2] for cards in shown for i in range(0, len(cards), 2)}
+    ranks = "A23456789TJQK" if game == "RAZZ" else "AKQJT98765432"
+    suits = "cdhs" if game == "RAZZ" else "shdc"
+    return (r + s for r in ranks for s in suits if r + s not in named)
 
 
 def _blinds(first: int, second: int, players: int) -> tuple[int, int, bool]:

@@ -365,15 +365,21 @@ def test_an_ante_only_hand_opens_left_of_the_button_at_the_minimum_bet(
     assert _hand_end(events).stacks == _pokerkit_result(text) == expected
 
 
-STUD_HANDS = sorted(label for label in SUPPORTED if HANDS[label]["variant"] == "F7S")
+STUD_COUNTS = {"F7S": 13, "F7S/8": 7, "FR": 10}
+"""The WSOP 2023 Players' Championship hands of seven-card stud, stud/8 and razz."""
 
 
-def test_rp_10_every_wsop_stud_hand_is_brought_in_and_acted_in_the_tables_order() -> None:
-    """The 13 seven-card stud hands of the 2023 Players' Championship: the engine names the
-    same seat to bring it in and to act first on each street (RP-10, RP-10-D) as the table
-    did, so no recorded action is out of turn, and each ends with the file's stacks."""
-    assert len(STUD_HANDS) == 13
-    for label in STUD_HANDS:
+@pytest.mark.parametrize(("variant", "count"), sorted(STUD_COUNTS.items()))
+def test_rp_10_every_wsop_stud_hand_is_brought_in_and_acted_in_the_tables_order(
+    variant: str, count: int
+) -> None:
+    """Every seven-card stud, stud/8 and razz hand of the 2023 Players' Championship: the
+    engine names the same seat to bring it in (razz: the highest up-card) and to act first on
+    each street (RP-10, RP-10-D: razz's lowest board) as the table did, so no recorded action
+    is out of turn, and each ends with the file's stacks (stud/8's split pots, 21-B, 21-C)."""
+    labels = sorted(label for label in SUPPORTED if HANDS[label]["variant"] == variant)
+    assert len(labels) == count, [k for k in UNSUPPORTED if HANDS[k]["variant"] == variant]
+    for label in labels:
         scenario = SUPPORTED[label]
         state = new_table(scenario.config)
         prompted: int | None = None

@@ -1,10 +1,11 @@
-"""Property tests over random seven-card stud hands (issue 15, acceptance 1).
+"""Property tests over random seven-card stud, stud/8 and razz hands (issue 15, acceptance 1).
 
 As for the flop games (``tests.test_properties``): every command keeps the chips to the chip,
 every prompt offers exactly the legal options, and the event log rebuilds the same state.
 Stud adds its own prompt, the bring-in's (RP-10): bringing it in and completing are accepted
 as themselves, a check or a call refused, a fold only where RP-10-E allows it; and the seat
-asked to act first on each street is the one the cards showing name (RP-10-D).
+asked to act first on each street is the one the cards showing name (RP-10-D: in razz the
+lowest board, aces low), stated here apart from the engine.
 
 At most seven players: eight would need 56 cards, the stub short on seventh street (RP-10-H,
 not yet played).
@@ -37,7 +38,7 @@ def stud_tables(draw: st.DrawFn) -> TableConfig:
     small_bet = draw(st.sampled_from([4, 100, 200, 400]))
     stacks = {seat: draw(st.integers(1, 200)) * small_bet // 4 + 1 for seat in seat_numbers}
     return TableConfig(
-        game="7S",
+        game=draw(st.sampled_from(["7S", "7S8", "RAZZ"])),
         blinds=(0, 0),
         ante=draw(st.sampled_from([0, small_bet // 4, small_bet // 2])),
         bring_in=draw(st.sampled_from([small_bet // 4, small_bet // 2])),
@@ -66,14 +67,28 @@ def probe_bring_in(state: TableState, p: Prompt) -> None:
         assert getattr(ruling_of(events), "total", None) == p.min_raise_to
 
 
-def best_board(up: dict[int, list[str]], live: list[int]) -> int:
-    """The best hand showing, stated apart from the engine: more of a rank first (quads,
-    trips, two pairs, a pair), then the ranks high to low, then the highest card by suit."""
+LOW_RANKS = "A23456789TJQK"
+
+
+def brings_it_in(game: str, up: dict[int, str]) -> int:
+    """RP-10: the lowest up-card by rank then suit (clubs lowest); razz: the highest, aces low."""
+    if game == "RAZZ":
+        return max(up, key=lambda n: (LOW_RANKS.index(up[n][0]), SUITS.index(up[n][1])))
+    return min(up, key=lambda n: (RANKS.index(up[n][0]), SUITS.index(up[n][1])))
+
+
+def best_board(game: str, up: dict[int, list[str]], live: list[int]) -> int:
+    """The board that acts first, stated apart from the engine. Stud: more of a rank first
+    (quads, trips, two pairs, a pair), then the ranks high to low. Razz: fewer of a rank
+    first, then the ranks low to high, aces low. Equal boards: the highest card by suit."""
+    order = LOW_RANKS if game == "RAZZ" else RANKS
 
     def strength(cards: list[str]) -> tuple[list[int], list[int], int]:
-        ranks = [RANKS.index(c[0]) for c in cards]
+        ranks = [order.index(c[0]) for c in cards]
         groups = sorted(((ranks.count(r), r) for r in set(ranks)), reverse=True)
-        top = max(cards, key=lambda c: (RANKS.index(c[0]), SUITS.index(c[1])))
+        top = max(cards, key=lambda c: (order.index(c[0]), SUITS.index(c[1])))
+        if game == "RAZZ":
+            return [-g[0] for g in groups], [-g[1] for g in groups], SUITS.index(top[1])
         return [g[0] for g in groups], [g[1] for g in groups], SUITS.index(top[1])
 
     return max(live, key=lambda n: strength(up[n]))
@@ -99,10 +114,10 @@ def test_random_stud_hands_keep_every_invariant(config: TableConfig, data: st.Da
         down = {n: [deck.pop(), deck.pop()] for n in dealt}
         up = {n: [deck.pop()] for n in dealt}
         state = step(state, StartHand(cards=down, up=up), log)
-        lowest = min(dealt, key=lambda n: stud.card_key(up[n][0]))
+        opener = brings_it_in(config.game, {n: up[n][0] for n in dealt})
         if state.phase == "betting":
             first = next(e for e in reversed(log) if isinstance(e, Prompt))
-            assert first.seat == from_seat(state, lowest)
+            assert first.seat == from_seat(state, opener)
         guard = 0
         while state.phase != "idle":
             guard += 1
@@ -133,7 +148,7 @@ def test_random_stud_hands_keep_every_invariant(config: TableConfig, data: st.Da
                 if state.phase == "betting":
                     prompt = next(e for e in reversed(log) if isinstance(e, Prompt))
                     live = [s.number for s in state.live()]
-                    assert prompt.seat == from_seat(state, best_board(up, live))
+                    assert prompt.seat == from_seat(state, best_board(config.game, up, live))
             elif state.phase == "showdown":
                 waiting = [s for s in state.live() if not s.shown]
                 seat = waiting[0]

@@ -335,11 +335,16 @@ def test_21_b_a_split_stud_pot_gives_the_odd_chip_to_the_highest_card_by_suit() 
     assert _odd_chip(config, seat_3, seat_1) == 1
 
 
-def _odd_chip(config: dict[str, Any], seat_1: list[str], seat_3: list[str]) -> int:
+def checked_down(config: dict[str, Any], seat_1: list[str], seat_3: list[str]) -> list[Event]:
+    """Seats 1 and 3 hold seven cards each (two down, four up, one down); seat 2, given the
+    up-card that brings it in (razz: a king; stud: a deuce), folds to the completion; every
+    later street is checked and both hands are tabled. Antes 5 with a 1 chip: 135 in the pot."""
+    used = {*seat_1, *seat_3}
+    kings, deuces = ("Ks", "Kh", "Kd", "Kc"), ("2c", "2d", "2h", "2s")
+    up = next(c for c in (kings if config["game"] == "RAZZ" else deuces) if c not in used)
+    down = [c for c in ("8h", "7h", "8c", "7c", "8s", "7s") if c not in used][:2]
     commands: list[Cmd] = [
-        start(
-            {1: seat_1[2], 2: "2c", 3: seat_3[2]}, {1: seat_1[:2], 2: ["8h", "7h"], 3: seat_3[:2]}
-        ),
+        start({1: seat_1[2], 2: up, 3: seat_3[2]}, {1: seat_1[:2], 2: down, 3: seat_3[:2]}),
         act(2, "bring_in"),
         act(3, "complete"),
         act(1, "call"),
@@ -353,7 +358,11 @@ def _odd_chip(config: dict[str, Any], seat_1: list[str], seat_3: list[str]) -> i
     first = last(run(config, commands), "prompt")["seat"]
     commands += [act(first, "check"), act(4 - first, "check")]
     commands += [{"type": "show", "seat": 1}, {"type": "show", "seat": 3}]
-    shares = last(run(config, commands), "hand_end")["pots"][0]["shares"]
+    return run(config, commands)
+
+
+def _odd_chip(config: dict[str, Any], seat_1: list[str], seat_3: list[str]) -> int:
+    shares = last(checked_down(config, seat_1, seat_3), "hand_end")["pots"][0]["shares"]
     # 15 in antes, the bring-in's 20 and 50 from each: 135 split in fives (21-A), 65 and 70
     assert sorted(shares.values()) == [65, 70]
     return max(shares, key=lambda n: shares[n])

@@ -47,11 +47,12 @@ The modules, by the rulebook's chapters (top of the import graph first):
 - :mod:`holds` — the tournament's holds on a table between hands (hand-for-hand RP-8, a move or
   a break waiting, 12-A, 11-B, a stoppage 12-D), the hand-for-hand all-in held face down until
   the floor releases it (RP-8-F), the final table's button (RP-9);
-- :mod:`stud` — seven-card stud's cards: the bring-in, the board that acts and shows first,
-  the streets' up- and down-cards, odd chips by suit (RP-10, 18-A, 21-B);
-- :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown;
+- :mod:`stud` — the cards of seven-card stud, stud/8 and razz: the bring-in, the board that
+  acts and shows first, the streets' up- and down-cards, odd chips by suit (RP-10, 18-A, 21-B);
+- :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown
+  (high, 8-or-better low, razz's ace-to-five low);
 - :mod:`games` — the games a table deals and their facts: betting structure, the cards of a
-  hand, high or high-low, the streets (every game name lives there);
+  hand, high, high-low or razz's low, the streets (every game name lives there);
 - :mod:`evolve` — applying an event to the state: the only place a table changes;
 - :mod:`moves` — what a rule module hands back to the dispatcher, and the ``Emit`` type;
 - :mod:`state` — the table's state; :mod:`errors` — :class:`Illegal`; :mod:`words` — the

@@ -122,12 +122,12 @@ def _start_stud(
     if len(dealt) < 2:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
     level = level or t.next_level or t.level
-    missing = [n for n in dealt if len(cmd.up.get(n, ())) != 1]
+    missing = [n for n in dealt if len(cmd.up.get(n, ())) != 1 or "??" in cmd.up[n]]
     if missing:
         raise Illegal(
             "RP-10",
             f"every seat dealt in shows one up-card on third street: give seat {missing[0]}'s;"
-            " the lowest brings it in",
+            " the up-cards decide who brings it in",
             code="up_cards_needed",
         )
     for seat in [*cmd.cards, *cmd.up]:
@@ -145,7 +145,8 @@ def _start_stud(
             posts.append(Post(n, "ante", paid, paid == s.stack))
     penalised = [n for n in dealt if t.penalties.get(n, 0) > 0]
     up = {n: list(cmd.up[n]) for n in dealt}
-    lowest = min(dealt, key=lambda n: stud.card_key(up[n][0]))
+    opener = stud.bringer(t.game, {n: up[n][0] for n in dealt})
+    which = "highest" if stud.is_razz(t.game) else "lowest"
     emit(
         HandStart(
             hand=t.hand + 1,
@@ -160,14 +161,14 @@ def _start_stud(
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=["37-C"] if redeal else [],
-            text=f"Hand {t.hand + 1}: seat {lowest} has the lowest up-card"
-            f" ({up[lowest][0]}) and brings it in, {words.chips(level.bring_in)} (RP-10)",
+            text=f"Hand {t.hand + 1}: seat {opener} has the {which} up-card"
+            f" ({up[opener][0]}) and brings it in, {words.chips(level.bring_in)} (RP-10)",
             up=up,
             bring_in=level.bring_in,
         )
     )
     penalties.kill_penalised(t, penalised, emit)
-    return ResumeAfter(stud.before(lowest))
+    return ResumeAfter(stud.before(opener))
 
 
 def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:

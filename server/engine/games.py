@@ -13,6 +13,9 @@ from typing import Literal
 from protocol.config import Game
 
 Structure = Literal["no_limit", "pot_limit", "fixed_limit"]
+Ranking = Literal["high", "ace_to_five"]
+"""What wins the pot: the best high hand, or (razz) the lowest hand, aces low, straights and
+flushes not counted."""
 FLOP_STREETS = ("preflop", "flop", "turn", "river")
 """The betting rounds of a flop game, in order."""
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
@@ -30,7 +33,21 @@ class GameRules:
     big_bet_streets: tuple[str, ...] = ("turn", "river")
     """In fixed limit, the streets bet in the big bet (twice the small one)."""
     stud: bool = False
-    """No button or blinds: antes, a bring-in by the lowest up-card, the best board first."""
+    """No button or blinds: antes, a bring-in by the up-cards, the best board first."""
+    ranking: Ranking = "high"
+
+
+def _stud(hi_lo: bool = False, ranking: Ranking = "high") -> GameRules:
+    """Fixed-limit seven-card stud and its variants: five streets, the big bet from fifth."""
+    return GameRules(
+        "fixed_limit",
+        7,
+        hi_lo=hi_lo,
+        streets=STUD_STREETS,
+        big_bet_streets=("fifth", "sixth", "seventh"),
+        stud=True,
+        ranking=ranking,
+    )
 
 
 GAMES: dict[Game, GameRules] = {
@@ -41,19 +58,17 @@ GAMES: dict[Game, GameRules] = {
     "PLO": GameRules("pot_limit", 4),
     "PLO8": GameRules("pot_limit", 4, hi_lo=True),
     "LO8": GameRules("fixed_limit", 4, hi_lo=True),
-    "7S": GameRules(
-        "fixed_limit",
-        7,
-        streets=STUD_STREETS,
-        big_bet_streets=("fifth", "sixth", "seventh"),
-        stud=True,
-    ),
+    "7S": _stud(),
+    "7S8": _stud(hi_lo=True),
+    "RAZZ": _stud(ranking="ace_to_five"),
 }
 
 FIXED_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "fixed_limit")
 POT_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "pot_limit")
 HI_LO = frozenset(g for g, r in GAMES.items() if r.hi_lo)
 STUD = frozenset(g for g, r in GAMES.items() if r.stud)
+ACE_TO_FIVE = frozenset(g for g, r in GAMES.items() if r.ranking == "ace_to_five")
+"""Razz: the lowest hand wins, the highest up-card brings it in, the lowest board acts first."""
 OMAHA = frozenset(g for g, r in GAMES.items() if r.hole_cards == 4)
 """Omaha games: a hand plays exactly two of its four cards with three of the board."""
 

@@ -1,9 +1,10 @@
 """Hand values at showdown, from well-kept evaluator libraries (cards speak, rule 13).
 
 High hands use phevaluator's perfect-hash tables (lower rank is better); the 8-or-better low
-uses PokerKit's evaluator, the one maintained library that reads Omaha lows. The five cards a
-high hand plays are its strongest five by phevaluator; :func:`high_name` and :func:`low_name`
-put them in words ("flush, ace high") for the award events.
+and razz's ace-to-five low use PokerKit's evaluators, the maintained library that reads Omaha
+lows. The five cards a high hand plays are its strongest five by phevaluator;
+:func:`hand_name` and :func:`low_name` put them in words ("flush, ace high", "seven-five low")
+for the award events.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from itertools import combinations
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
 from phevaluator.card import Card
-from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand
+from pokerkit import EightOrBetterLowHand, Hand, OmahaEightOrBetterLowHand, RegularLowHand
 
-from server.engine.games import OMAHA
+from server.engine.games import ACE_TO_FIVE, OMAHA
 
 
 def high_rank(game: str, hole: list[str], board: list[str]) -> int:
@@ -34,6 +35,36 @@ def low_hand(game: str, hole: list[str], board: list[str]) -> object | None:
         return None
 
 
+def razz_hand(hole: list[str], board: list[str]) -> Hand:
+    """Razz's hand: the lowest five, aces low, straights and flushes not counted; larger
+    compares as stronger (lower)."""
+    return RegularLowHand.from_game("".join(hole), "".join(board))
+
+
+def best_hand(game: str, hands: dict[int, list[str]], board: list[str]) -> list[int]:
+    """The seats whose hands win by the game's ranking: the best high, or razz's lowest."""
+    if game not in ACE_TO_FIVE:
+        return best_high(game, hands, board)
+    lows = {seat: razz_hand(cards, board) for seat, cards in hands.items()}
+    best = max(lows.values())
+    return [seat for seat, h in lows.items() if h == best]
+
+
+def winning_five(game: str, hole: list[str], board: list[str], low: bool = False) -> list[str]:
+    """The five cards a hand wins with: its high five, its 8-or-better low (``low``) or, in
+    razz, its lowest five."""
+    if game in ACE_TO_FIVE:
+        return _written(razz_hand(hole, board))
+    if low:
+        return _written(low_hand(game, hole, board))
+    return list(best_five(game, hole, board))
+
+
+def _written(hand: object) -> list[str]:
+    """A PokerKit hand's cards as Tablewire writes them ("As")."""
+    return [f"{c.rank.value}{c.suit.value}" for c in getattr(hand, "cards", ())]
+
+
 def best_high(game: str, hands: dict[int, list[str]], board: list[str]) -> list[int]:
     ranks = {seat: high_rank(game, cards, board) for seat, cards in hands.items()}
     best = min(ranks.values())
@@ -50,6 +81,7 @@ def best_low(game: str, hands: dict[int, list[str]], board: list[str]) -> list[i
 
 
 RANK_ORDER = "23456789TJQKA"
+LOW_ORDER = "A23456789TJQK"
 CARD_IDS = {r + suit: Card(r + suit).id_ for r in RANK_ORDER for suit in "cdhs"}
 """phevaluator's card numbers, looked up once: naming a hand ranks up to 60 fives."""
 RANK_WORDS = {
@@ -140,6 +172,33 @@ def high_name(game: str, hole: list[str], board: list[str]) -> str:
         "ONE_PAIR": lambda: f"pair of {_many(g[0])}",
     }
     return names[label]() if label in names else f"high card, {_one(g[0])}"
+
+
+def hand_name(game: str, hole: list[str], board: list[str]) -> str:
+    """The hand that wins by the game's ranking in words (razz: its low)."""
+    if game not in ACE_TO_FIVE:
+        return high_name(game, hole, board)
+    return razz_name(_written(razz_hand(hole, board)))
+
+
+def razz_name(five: list[str]) -> str:
+    """A razz hand in words: "seven-five low", or what it has to pair when it must ("pair of
+    aces, king low", "two pair, aces and threes, king low"), ranks read with aces low."""
+    ranks = [c[0] for c in five]
+    by_count = {
+        n: sorted({r for r in ranks if ranks.count(r) == n}, key=LOW_ORDER.index)
+        for n in (1, 2, 3, 4)
+    }
+    singles = by_count[1][::-1]
+    if len(singles) == 5:
+        return f"{_one(singles[0])}-{_one(singles[1])} low"
+    made = [f"{'three' if n == 3 else 'four'} {_many(r)}" for n in (4, 3) for r in by_count[n]]
+    pairs = by_count[2]
+    if len(pairs) == 2:
+        made.append(f"two pair, {_many(pairs[0])} and {_many(pairs[1])}")
+    elif pairs:
+        made.append(f"pair of {_many(pairs[0])}")
+    return ", ".join([*made, *([f"{_one(singles[0])} low"] if singles else [])])
 
 
 def low_name(game: str, hole: list[str], board: list[str]) -> str:

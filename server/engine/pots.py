@@ -76,14 +76,22 @@ def smallest_chip(t: TableState) -> int:
     return gcd(chip, *amounts)
 
 
-def split(t: TableState, amount: int, winners: list[int]) -> dict[int, int]:
+def split(t: TableState, amount: int, winners: list[int], low: bool = False) -> dict[int, int]:
     """Share ``amount`` equally in whole units of the smallest chip in play; the odd units go
     one each to the first winners left of the button (21-A); in stud to the winner holding
-    the highest card by suit (21-B)."""
-    order = stud.odd_chip_order(t, winners) if stud.is_stud(t) else seats_from_button(t, winners)
+    the highest card by suit (21-B; ``low``: in the five of its low)."""
+    if stud.is_stud(t):
+        order = stud.odd_chip_order(t, winners, low)
+    else:
+        order = seats_from_button(t, winners)
     unit = smallest_chip(t)
     each, odd = divmod(amount // unit, len(order))
     return {n: (each + (i < odd)) * unit for i, n in enumerate(order)}
+
+
+def odd_chip_rule(t: TableState) -> str:
+    """The rule an odd chip of a split pot goes by: by position (21-A), in stud by suit (21-B)."""
+    return "21-B" if stud.is_stud(t) else "21-A"
 
 
 def split_hi_lo(t: TableState, amount: int, high: list[int], low: list[int]) -> dict[int, int]:
@@ -94,6 +102,6 @@ def split_hi_lo(t: TableState, amount: int, high: list[int], low: list[int]) -> 
     unit = smallest_chip(t)
     low_half = amount // unit // 2 * unit
     shares = split(t, amount - low_half, high)
-    for seat, chips in split(t, low_half, low).items():
+    for seat, chips in split(t, low_half, low, low=True).items():
         shares[seat] = shares.get(seat, 0) + chips
     return shares

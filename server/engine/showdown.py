@@ -5,7 +5,7 @@ otherwise the first live seat left of the button; the last live hand wins unshow
 Rule 13: cards speak — the engine reads the tabled hands (:mod:`tabling`, 14-A, 20) once all
 are tabled and their cards known, and a dealer's award may not go against tabled cards.
 Rules 21 and 23: pots split separately, in units of the smallest chip in play, odd chips by
-position, hi/lo halves with the odd chip high.
+position (in stud by suit), hi/lo halves with the odd chip high.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from server.engine.tabling import tabled
 
 def showdown_order(t: TableState) -> list[int]:
     """18-A: the last aggressor of the last street first; without a bet, the seat first to act
-    on it: left of the button in a flop game, the best board in stud."""
+    on it: left of the button in a flop game, the best board in stud (razz: the lowest)."""
     live = [s.number for s in t.live()]
     start = t.aggressor if t.aggressor in live else None
     if start is None and stud.is_stud(t):
@@ -64,7 +64,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
     stacks_add: dict[int, int] = {}
     for index, pot in enumerate(pots.layered(t)):
         contenders = {n: _cards(t, n) for n in pot.eligible}
-        high = hands.best_high(t.game, contenders, board)
+        high = hands.best_hand(t.game, contenders, board)
         low: list[int] = []
         rules = ["13", "23"] if index else ["13"]
         if t.game in games.HI_LO:
@@ -73,8 +73,8 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
             rules += ["21-C"] if low else []
         else:
             shares = pots.split(t, pot.amount, high)
-        if len(shares) > 1:
-            rules.append("21-A")
+        if len(high) > 1 or len(low) > 1:
+            rules.append(pots.odd_chip_rule(t))
         for n, c in shares.items():
             stacks_add[n] = stacks_add.get(n, 0) + c
         named = hand_names(t, sorted(shares), high, low)
@@ -101,7 +101,7 @@ def hand_names(
         if not _readable(t, n):
             continue
         cards = _cards(t, n)
-        parts = [hands.high_name(t.game, cards, t.board)] if high is None or n in high else []
+        parts = [hands.hand_name(t.game, cards, t.board)] if high is None or n in high else []
         if t.game in games.HI_LO and (low is None or n in low):
             parts += [low for low in [hands.low_name(t.game, cards, t.board)] if low]
         names[n] = "; ".join(parts)
@@ -168,7 +168,7 @@ def award(t: TableState, index: int, winners: list[int], emit: Emit) -> None:
             amount=pot.amount,
             winners=sorted(winners),
             shares=shares,
-            rules=[*rules, "21-A"] if len(winners) > 1 else rules,
+            rules=[*rules, pots.odd_chip_rule(t)] if len(winners) > 1 else rules,
             hands=hand_names(t, sorted(winners)),
         )
     )
@@ -225,7 +225,7 @@ def _cards_speak(
     another tabled hand it knows. (Hi/lo: the winner has the best high or the best low.)"""
     if not read:
         return
-    high = hands.best_high(t.game, known, t.board)
+    high = hands.best_hand(t.game, known, t.board)
     if t.game in games.HI_LO:
         best = high + hands.best_low(t.game, known, t.board)
         beaten = [w for w in read if w not in best]

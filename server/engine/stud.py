@@ -1,13 +1,18 @@
-"""Seven-card stud: the deal, the bring-in and who acts first by the cards showing (RP-10, 21-B,
-18-A).
+"""Seven-card stud, stud/8 and razz: the deal, the bring-in and who acts first by the cards
+showing (RP-10, 21-B, 18-A).
 
 Stud has no button and no blinds. Every seat with chips antes and is dealt two down-cards and
 one up-card; the lowest up-card (by rank, then suit: clubs, diamonds, hearts, spades) brings it
-in, or completes to the small bet. From fourth street the best hand showing acts first, ties
-going to the highest card by suit (RP-10-D), and an open pair on fourth street does not double
-the bet (RP-10-F, :func:`server.engine.betting.bet_unit`). An odd chip goes to the winning hand
-holding the highest card by suit (21-B), and at a showdown without a bet on seventh street the
+in, or completes to the small bet; in razz, where aces are low and the lowest hand wins, the
+highest up-card does (a tie by suit going to the higher suit). From fourth street the best hand
+showing acts first (razz: the lowest), ties going to the highest card by suit (RP-10-D), and an
+open pair on fourth street does not double the bet (RP-10-F,
+:func:`server.engine.betting.bet_unit`). An odd chip goes to the winning hand whose five cards
+hold the highest card by suit (21-B), and at a showdown without a bet on seventh street the
 best board shows first (18-A).
+
+A card's rank is read the way the hand plays it: an ace is high in stud's high hands and low in
+razz and in stud/8's low half, so "the highest card" of a razz hand A-2-3-4-7 is its seven.
 
 Everything here reads the state; the deal itself is :func:`server.engine.dealing.start_hand`.
 """
@@ -20,10 +25,12 @@ from protocol.commands import Act, Deal
 from protocol.events import Prompt
 from server.engine import hands, words
 from server.engine.errors import Illegal
-from server.engine.games import STUD, streets
+from server.engine.games import ACE_TO_FIVE, STUD, streets
 from server.engine.state import Seat, TableState
 
-RANKS = "23456789TJQKA"
+RANKS = hands.RANK_ORDER
+LOW_RANKS = hands.LOW_ORDER
+"""Ranks from lowest to highest with the ace low: razz, and the low half of stud/8."""
 SUITS = "cdhs"
 """Suits from lowest to highest, for the bring-in and for ties (RP-10-D, 21-B)."""
 
@@ -32,39 +39,63 @@ def is_stud(t: TableState) -> bool:
     return t.game in STUD
 
 
-def card_key(card: str) -> tuple[int, int]:
-    """A card's place by rank (ace high), then by suit."""
-    return RANKS.index(card[0]), SUITS.index(card[1])
+def is_razz(game: str) -> bool:
+    return game in ACE_TO_FIVE
 
 
-def showing(up: tuple[str, ...] | list[str]) -> tuple[int, tuple[int, ...], tuple[int, int]]:
-    """How strong the up-cards are, larger is stronger: quads, trips, two pair, a pair, then
-    high cards, the ranks compared in order, and last the highest card by suit (RP-10-D)."""
+def card_key(card: str, ace_low: bool = False) -> tuple[int, int]:
+    """A card's place by rank (ace high, or low), then by suit."""
+    return (LOW_RANKS if ace_low else RANKS).index(card[0]), SUITS.index(card[1])
+
+
+def showing(
+    up: tuple[str, ...] | list[str], razz: bool = False
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, int]]:
+    """How good the up-cards are, larger is better, compared as a poker hand of up to four
+    cards, then by the highest card by suit (RP-10-D).
+
+    Stud: quads over trips over two pair over a pair over high cards, the ranks compared in
+    order. Razz: the reverse, every pair counting against the hand and lower ranks better
+    (A-2 is the best two cards, K-K the worst), aces low.
+    """
+    order = LOW_RANKS if razz else RANKS
     counts = Counter(c[0] for c in up)
-    ranked = sorted(counts, key=lambda r: (counts[r], RANKS.index(r)), reverse=True)
-    pattern = sorted(counts.values(), reverse=True)
-    if pattern[0] == 4:
-        kind = 5
-    elif pattern[0] == 3:
-        kind = 4
-    elif pattern[:2] == [2, 2]:
-        kind = 3
-    else:
-        kind = 2 if pattern[0] == 2 else 1
-    return kind, tuple(RANKS.index(r) for r in ranked), max(card_key(c) for c in up)
+    ranked = sorted(counts, key=lambda r: (counts[r], order.index(r)), reverse=True)
+    pattern = tuple(sorted(counts.values(), reverse=True))
+    ranks = tuple(order.index(r) for r in ranked)
+    top = max(card_key(c, razz) for c in up)
+    if razz:
+        return tuple(-n for n in pattern), tuple(-r for r in ranks), top
+    return _kind(pattern), ranks, top
+
+
+def _kind(pattern: tuple[int, ...]) -> tuple[int, ...]:
+    """Quads, trips, two pair, a pair or high cards, as one comparable number."""
+    if pattern[0] >= 3:
+        return (pattern[0] + 1,)
+    return (3,) if pattern[:2] == (2, 2) else (pattern[0],)
 
 
 def bring_in_seat(t: TableState) -> int:
-    """The seat with the lowest up-card, ties by suit (RP-10): it brings it in."""
+    """The seat that brings it in (RP-10): the lowest up-card, ties by suit; in razz the
+    highest up-card, aces low, the higher suit of two."""
     dealt = [s for s in t.seats if s.dealt and s.up]
-    return min(dealt, key=lambda s: card_key(s.up[0])).number
+    return bringer(t.game, {s.number: s.up[0] for s in dealt})
+
+
+def bringer(game: str, up: dict[int, str]) -> int:
+    """Of the third-street up-cards by seat, the one that brings it in (RP-10)."""
+    if is_razz(game):
+        return max(up, key=lambda n: card_key(up[n], ace_low=True))
+    return min(up, key=lambda n: card_key(up[n]))
 
 
 def best_board(t: TableState) -> int:
-    """The live seat whose up-cards show the best hand: it acts first (RP-10-D) and, with no
-    bet on seventh street, shows first (18-A)."""
+    """The live seat whose up-cards show the best hand (razz: the lowest): it acts first
+    (RP-10-D) and, with no bet on seventh street, shows first (18-A)."""
     live = [s for s in t.live() if s.up]
-    return max(live, key=lambda s: showing(s.up)).number
+    razz = is_razz(t.game)
+    return max(live, key=lambda s: showing(s.up, razz)).number
 
 
 def bringing_in(t: TableState) -> bool:
@@ -158,7 +189,7 @@ def check_street(t: TableState, cmd: Deal) -> None:
         if len(cards) != 1:
             raise Illegal("", f"seat {seat}: one card a hand on {street} street")
     if street != rounds[-1]:
-        missing = sorted(live - set(given))
+        missing = sorted(live - {n for n, cards in given.items() if "??" not in cards})
         if missing:
             raise Illegal(
                 "RP-10-D",
@@ -177,15 +208,17 @@ def complete_hand(s: Seat) -> bool:
     return len(s.cards) + len(s.up) == 7 and "??" not in s.cards
 
 
-def odd_chip_order(t: TableState, winners: list[int]) -> list[int]:
+def odd_chip_order(t: TableState, winners: list[int], low: bool = False) -> list[int]:
     """21-B: odd chips go first to the winner whose five cards hold the highest card by suit
-    (a hand whose cards are not known comes after those that are, by seat)."""
+    (``low``: the five of stud/8's low half; in a low an ace counts low). A hand whose cards
+    are not known comes after those that are, by seat."""
+    ace_low = low or is_razz(t.game)
 
     def top(n: int) -> tuple[int, int]:
         s = t.seat(n)
         if s is None or not complete_hand(s):
             return -1, -1
-        five = hands.best_five(t.game, hand_of(s), [])
-        return max(card_key(c) for c in five)
+        five = hands.winning_five(t.game, hand_of(s), [], low)
+        return max(card_key(c, ace_low) for c in five)
 
     return sorted(winners, key=lambda n: (tuple(-k for k in top(n)), n))
