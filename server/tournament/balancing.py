@@ -72,28 +72,34 @@ def _pick(found: dict[str, int], value: int, ended: str) -> str:
 
 
 def _taken(t: TournamentState, table: str, but: int = 0) -> set[int]:
-    """Seats of ``table`` promised to a break or another move (not proposal ``but``). A move
-    being made takes the best seat left whatever proposals not yet confirmed named (they are
-    read again when made)."""
+    """Seats of ``table`` promised to a break (its seat cards are drawn, 11-B) or another move
+    (not proposal ``but``). A proposal names the worst seat past those other proposals name.
+    A move being made takes the worst seat past only the seats the floor chose for other
+    moves: any other move's seat, even a confirmed one's waiting for a hand to end, is read
+    again when that move is made (12-A)."""
     making = t.proposals.get(but)
     breaks = {seat for b in t.breaks for name, seat in b.pile if name == table}
     return breaks | {
         p.seat
         for k, p in t.proposals.items()
-        if k != but and p.table == table and (p.confirmed or not (making and making.confirmed))
+        if k != but and p.table == table and (p.fixed_seat or not (making and making.confirmed))
     }
 
 
 def _leaving(t: TournamentState, table: str, but: int = 0) -> set[int]:
-    """Seats of ``table`` whose players another move already takes away. A move being made
-    moves the next big blind whoever proposals not yet confirmed named (they may never be
-    made; they are read again when they are), as it takes the best seat (:func:`_taken`)."""
+    """Seats of ``table`` whose players another move already takes away. A proposal names the
+    next big blind past those other proposals name. A move being made moves the next big blind
+    past only the players the floor chose for other moves: the player of any other move, even
+    a confirmed one waiting for a hand to end, is read again when that move is made — it may
+    never be (dismissed, or no longer needed) — so the next big blind goes now (12-A)."""
     tab = t.tables[table]
     making = t.proposals.get(but)
     players = {
         p.player
         for k, p in t.proposals.items()
-        if k != but and p.from_table == table and (p.confirmed or not (making and making.confirmed))
+        if k != but
+        and p.from_table == table
+        and (p.fixed_player or not (making and making.confirmed))
     }
     return {seat for seat, who in tab.occupied.items() if who in players}
 

@@ -188,6 +188,15 @@ def _role(e: HandStart, seat: int) -> str:
     return "hand"
 
 
+def _positions(e: HandStart | None) -> str:
+    if e is None:
+        return "none"
+    return (
+        f"hand {e.hand} button {e.button} small blind {e.small_blind} big blind "
+        f"{e.big_blind} dealt {sorted(e.dealt)}"
+    )
+
+
 def _between(seat: int, start: int, end: int) -> bool:
     """``seat`` strictly clockwise-between ``start`` and ``end``."""
     if start < end:
@@ -247,6 +256,7 @@ def replay(logs: Logs, names: dict[str, str]) -> Replayed:
             if isinstance(event, HandStart) and name in leaving:
                 _next_big_blind(name, event, *leaving.pop(name))
             if isinstance(event, HandStart):
+                last_start[name] = event
                 at = _seats(table)
                 for seat in event.dealt:
                     player = ids[at[seat]]
@@ -271,9 +281,10 @@ def replay(logs: Logs, names: dict[str, str]) -> Replayed:
                 newcomers[name].add(event.seat)
         return ended
 
-    def _next_big_blind(name: str, event: HandStart, player: str, seat: int) -> None:
+    def _next_big_blind(name: str, event: HandStart, player: str, seat: int, seen: str) -> None:
         """12-A at the table left: the player moved from ``seat`` was the next big blind, so
-        the big blind goes on to the first player dealt after him."""
+        the big blind goes on to the first player dealt after him. ``seen``: the table's last
+        hand start and the tournament's view of the table when he moved, for the message."""
         if len(event.dealt) <= 2:
             out.left["unjudged"] += 1
             return
@@ -285,7 +296,7 @@ def replay(logs: Logs, names: dict[str, str]) -> Replayed:
             out.left_failures.append(
                 f"{player} moved from table {name} seat {seat}: its next hand {event.hand} had "
                 f"the big blind on seat {event.big_blind}, not on seat {after} after him (the "
-                "player moved was not the next big blind)"
+                f"player moved was not the next big blind); dealt {dealt}; {seen}"
             )
 
     def catch_up(name: str, until: int) -> None:
@@ -296,7 +307,8 @@ def replay(logs: Logs, names: dict[str, str]) -> Replayed:
                 raise UncountedHandEnd(f"hand {ended[0]} ended in a step the tournament missed")
             done[name] += 1
 
-    leaving: dict[str, tuple[str, int]] = {}
+    last_start: dict[str, HandStart] = {}
+    leaving: dict[str, tuple[str, int, str]] = {}
     """Tables a balancing move left in one step alone: who left and from where."""
     changes: Counter[str] = Counter()
     for i, step in enumerate(tournament_steps):
@@ -341,7 +353,12 @@ def replay(logs: Logs, names: dict[str, str]) -> Replayed:
                 )
                 note(e["player"], arrival)
                 if how == "balance" and changes[e["from_table"]] == 1:
-                    leaving[e["from_table"]] = (e["player"], e["from_seat"])
+                    before = last_start.get(e["from_table"])
+                    seen = (
+                        f"when he moved, the table's last hand start: {_positions(before)}; the "
+                        f"tournament's table: {state.tables[e['from_table']]!r}"
+                    )
+                    leaving[e["from_table"]] = (e["player"], e["from_seat"], seen)
                 elif how == "balance":
                     out.left["unjudged"] += 1
             elif kind == "final_table":

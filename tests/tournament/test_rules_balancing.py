@@ -177,6 +177,103 @@ def test_rule_12_a_of_two_moves_from_a_table_the_one_made_first_moves_the_next_b
     assert conserved(s.replay)
 
 
+def _one_made_one_waiting() -> tuple[Session, int]:
+    """Table 1 (9 players) sends one player each to tables 2 and 3 (6 each; no stoppage here,
+    12-D): the next big blind (seat 4) to table 3, the one after him (seat 5) to table 2. Both
+    are confirmed, the first while table 3 is in a hand, so it waits; the second is made at
+    once and must move the next big blind, seat 4: the waiting move's player is read again
+    when it is made. (It used to skip him: seat 5 moved.) Returns the waiting move."""
+    s = Session(structure(stoppage=0), [{"id": n, "seats": 9} for n in ("1", "2", "3")])
+    for n in range(1, 10):
+        place(s, f"a{n}", "1", n)
+    for n in (1, 2, 3, 5, 7, 8):
+        place(s, f"b{n}", "2", n)
+        place(s, f"c{n}", "3", n)
+    s.do(t({"type": "start_clock"}, at=1000))
+    s.hand("2", {}, [1])
+    s.hand("3", {}, [1])
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 3
+    named = {n: (p.player, p.table) for n, p in s.replay.state.proposals.items()}
+    assert sorted(named.values()) == [("a4", "3"), ("a5", "2")]
+    to_3 = next(n for n, (_, dst) in named.items() if dst == "3")
+    to_2 = next(n for n, (_, dst) in named.items() if dst == "2")
+    s.do(table("3", {"type": "start_hand"}, at=s.now + 1))
+    waits = s.do(t({"type": "confirm_move", "proposal": to_3}))
+    assert events(waits, "move_confirmed")[0]["waiting"] == ["3"] and not events(waits, "moved")
+    made = events(s.do(t({"type": "confirm_move", "proposal": to_2})), "moved")
+    assert [(m["player"], m["from_seat"], m["table"]) for m in made] == [("a4", 4, "2")]
+    return s, to_3
+
+
+def test_rule_12_a_a_move_made_while_another_waits_moves_the_next_big_blind() -> None:
+    """The waiting move is made when table 3's hand ends: it moves the next big blind then,
+    seat 5, and table 1's big blind goes on to seat 6 (12-A)."""
+    s, _ = _one_made_one_waiting()
+    later = events(s.play_on("3", {}, [1]), "moved")
+    assert [(m["player"], m["from_seat"], m["table"]) for m in later] == [("a5", 5, "3")]
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 6
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_a_waiting_move_dismissed_leaves_the_big_blind_to_the_next_player() -> None:
+    """The floor dismisses the waiting move: only seat 4 moved, so table 1's big blind goes
+    to seat 5, the player after him. (Before the fix seat 5 had moved and the big blind fell
+    on seat 4, the player who should have moved, 12-A.)"""
+    s, waiting = _one_made_one_waiting()
+    s.do(t({"type": "dismiss_move", "proposal": waiting, "reason": "the TD waits"}))
+    assert _start(s.hand("1", {}, [1]), "1")["big_blind"] == 5
+    s.play_on("3", {}, [1])
+    assert conserved(s.replay)
+
+
+def _two_to_one_table() -> tuple[Session, int]:
+    """Tables 1 and 3 (9 players each) send one player each to table 2 (5; no stoppage,
+    12-D), whose next hand has the small blind on 3 and the big blind on 5: table 1's move
+    to seat 4 (the worst position: the big blind at once), table 3's to seat 6. Both are
+    confirmed, table 1's while it is in a hand, so it waits; table 3's is made at once and
+    must take the worst seat, 4: the waiting move's seat is read again when it is made. (It
+    used to skip it: seat 6.) Returns the waiting move."""
+    s = Session(structure(stoppage=0), [{"id": n, "seats": 9} for n in ("1", "2", "3")])
+    for n in range(1, 10):
+        place(s, f"a{n}", "1", n)
+        place(s, f"c{n}", "3", n)
+    for n in (1, 2, 3, 5, 7):
+        place(s, f"b{n}", "2", n)
+    s.do(t({"type": "start_clock"}, at=1000))
+    for name in ("2", "3", "1"):
+        s.hand(name, {}, [1])
+    named = {n: (p.from_table, p.seat) for n, p in s.replay.state.proposals.items()}
+    assert sorted(named.values()) == [("1", 4), ("3", 6)]
+    from_1 = next(n for n, (src, _) in named.items() if src == "1")
+    from_3 = next(n for n, (src, _) in named.items() if src == "3")
+    s.do(table("1", {"type": "start_hand"}, at=s.now + 1))
+    assert events(s.do(t({"type": "confirm_move", "proposal": from_1})), "move_confirmed")
+    made = events(s.do(t({"type": "confirm_move", "proposal": from_3})), "moved")
+    assert [(m["from_table"], m["table"], m["seat"]) for m in made] == [("3", "2", 4)]
+    return s, from_1
+
+
+def test_rule_12_a_a_move_made_while_another_waits_takes_the_worst_seat() -> None:
+    """The waiting move is made when table 1's hand ends: to the worst seat then, 6; at table
+    2 the two newcomers post the big blind in turn (12-A)."""
+    s, _ = _two_to_one_table()
+    later = events(s.play_on("1", {}, [1]), "moved")
+    assert [(m["from_table"], m["table"], m["seat"]) for m in later] == [("1", "2", 6)]
+    starts = [_start(s.hand("2", {}, [1]), "2")["big_blind"] for _ in range(3)]
+    assert starts == [4, 5, 6]
+    assert conserved(s.replay)
+
+
+def test_rule_12_a_a_waiting_move_dismissed_leaves_the_mover_on_the_worst_seat() -> None:
+    """The floor dismisses the waiting move: the one player moved sits on seat 4 and posts
+    table 2's next big blind (12-A)."""
+    s, waiting = _two_to_one_table()
+    s.do(t({"type": "dismiss_move", "proposal": waiting, "reason": "the TD waits"}))
+    assert _start(s.hand("2", {}, [1]), "2")["big_blind"] == 4
+    s.play_on("1", {}, [1])
+    assert conserved(s.replay)
+
+
 def test_rule_12_a_a_move_waits_for_both_tables_to_be_between_hands() -> None:
     """Confirmed while table 2 is in a hand: both tables are held (table 1 cannot start a hand
     and says why), and the move is made in the step of table 2's hand end, the player and the
