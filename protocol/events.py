@@ -138,6 +138,10 @@ class Dealt(_Event, tag="dealt", frozen=True):
     """Stud: the street's up-cards by seat."""
     down: dict[int, list[str]] = {}
     """Stud's seventh street: the down-cards entered, by seat (never shown to displays)."""
+    rules: list[str] = []
+    text: str = ""
+    """Stud's seventh street dealt from a short stub: the procedure (RP-10-H); a community
+    card is the street's one card in ``cards`` and ``board``."""
 
 
 class ShowdownOrder(_Event, tag="showdown", frozen=True):

@@ -10,8 +10,9 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, penalties, stud, words
+from server.engine import buttons, penalties, stub, stud, words
 from server.engine.errors import Illegal
+from server.engine.games import streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
 from server.engine.state import TableState
 
@@ -121,6 +122,13 @@ def _start_stud(
     dealt = [s.number for s in t.seats if s.stack > 0]
     if len(dealt) < 2:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
+    if len(dealt) > stub.MOST_HANDS:
+        raise Illegal(
+            "",
+            f"stud deals at most {stub.MOST_HANDS} hands: {len(dealt)} would run the deck out"
+            " before seventh street, where the short stub's procedures start (RP-10-H)",
+            code="too_many_hands",
+        )
     level = level or t.next_level or t.level
     missing = [n for n in dealt if len(cmd.up.get(n, ())) != 1 or "??" in cmd.up[n]]
     if missing:
@@ -172,7 +180,17 @@ def _start_stud(
 
 
 def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:
-    """A street's cards are on the board (stud: in front of each live hand)."""
+    """A street's cards are on the board (stud: in front of each live hand; on seventh street
+    from a short stub, RP-10-H, the procedure is said, and a community card is the board)."""
+    rules: list[str] = []
+    text = ""
+    if stud.is_stud(t) and cmd.street == streets(t.game)[-1]:
+        deal = stub.seventh(t)
+        if deal.procedure:
+            rules = ["RP-10-H"]
+            text = f"Seventh street: {deal.text()}"
+            if deal.community:
+                text += "; the first to act on sixth street acts first (RP-10-H D)"
     emit(
         Dealt(
             street=cmd.street,
@@ -180,6 +198,8 @@ def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:
             board=[*t.board, *cmd.cards],
             up={k: list(v) for k, v in cmd.up.items()},
             down={k: list(v) for k, v in cmd.down.items()},
+            rules=rules,
+            text=text,
         )
     )
     return StreetDealt()

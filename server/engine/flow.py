@@ -10,7 +10,7 @@ the showdown itself is :mod:`showdown`.
 from __future__ import annotations
 
 from protocol.events import CardsHeld, Prompt, RoundEnd, ShowdownOrder
-from server.engine import betting, holds, out_of_turn, pots, showdown, stud, words
+from server.engine import betting, holds, out_of_turn, pots, showdown, stub, stud, words
 from server.engine.actions import check_substantial
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, StreetDealt, TryShowdown
@@ -81,13 +81,22 @@ def end_round(t: TableState, emit: Emit) -> None:
     street_no = rounds.index(t.street)
     nxt = "showdown" if street_no == len(rounds) - 1 else rounds[street_no + 1]
     text = f"End of the {t.street}"
+    rules: list[str] = []
     if returned:
         text += "; " + ", ".join(
             f"seat {n}: {words.chips(a)} uncalled, returned" for n, a in returned.items()
         )
+    if stud.is_stud(t) and nxt == rounds[-1] and (deal := stub.seventh(t)).procedure:
+        text += f"; {deal.text()}"
+        rules = ["RP-10-H"]
     emit(
         RoundEnd(
-            street=t.street, pots=_pots_after(t, returned), returned=returned, next=nxt, text=text
+            street=t.street,
+            pots=_pots_after(t, returned),
+            returned=returned,
+            next=nxt,
+            rules=rules,
+            text=text,
         )
     )
     anyone_all_in = any(s.all_in for s in t.live())

@@ -54,7 +54,7 @@ def _readable(t: TableState, seat: int) -> bool:
     if s is None:
         return False
     if stud.is_stud(t):
-        return stud.complete_hand(s)
+        return stud.complete_hand(s, t.board)
     return len(t.board) == 5 and len(s.cards) == games.hole_count(t.game) and "??" not in s.cards
 
 
@@ -87,7 +87,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
 def _cards(t: TableState, seat: int) -> list[str]:
     """The seat's cards as the evaluator reads them with the board (stud: all seven)."""
     s = t.seat(seat)
-    return stud.hand_of(s) if s else []
+    return stud.hand_of(s, []) if s else []
 
 
 def hand_names(

@@ -23,7 +23,7 @@ from collections import Counter
 
 from protocol.commands import Act, Deal
 from protocol.events import Prompt
-from server.engine import hands, words
+from server.engine import hands, stub, words
 from server.engine.errors import Illegal
 from server.engine.games import ACE_TO_FIVE, STUD, streets
 from server.engine.state import Seat, TableState
@@ -175,7 +175,11 @@ def check_street(t: TableState, cmd: Deal) -> None:
     street = rounds[rounds.index(t.street) + 1] if t.street in rounds[:-1] else ""
     if cmd.street != street:
         raise Illegal("", f"the next street is {street or 'none'}, not {cmd.street}")
-    if cmd.cards:
+    if street == rounds[-1]:
+        _check_seventh(t, cmd)
+        if cmd.cards:
+            return
+    elif cmd.cards:
         raise Illegal("", "stud deals each hand its own card: give them by seat")
     live = {s.number for s in t.live()}
     given = cmd.down if street == rounds[-1] else cmd.up
@@ -198,14 +202,29 @@ def check_street(t: TableState, cmd: Deal) -> None:
             )
 
 
-def hand_of(s: Seat) -> list[str]:
-    """All the seat's known cards: down-cards, then up-cards."""
-    return [*s.cards, *s.up]
+def _check_seventh(t: TableState, cmd: Deal) -> None:
+    """Seventh street: a card to each hand, or one community card when the stub is too short
+    even with the burns (RP-10-H B and C; ``??`` when the cards are not entered)."""
+    deal = stub.seventh(t)
+    if deal.community and (cmd.down or len(cmd.cards) != 1):
+        raise Illegal(
+            "RP-10-H", f"{deal.text()}: give it as the street's one card", code="community"
+        )
+    if not deal.community and cmd.cards:
+        enough = f"the stub has {deal.stub} cards for {deal.hands} hands"
+        why = deal.text() if deal.procedure else enough
+        raise Illegal("RP-10-H", f"{why}: no community card, each hand gets its own")
 
 
-def complete_hand(s: Seat) -> bool:
+def hand_of(s: Seat, board: list[str]) -> list[str]:
+    """All the cards the seat plays: down-cards, up-cards and a community card (RP-10-H)."""
+    return [*s.cards, *s.up, *board]
+
+
+def complete_hand(s: Seat, board: list[str]) -> bool:
     """Seven cards known: the hand can be read."""
-    return len(s.cards) + len(s.up) == 7 and "??" not in s.cards
+    cards = hand_of(s, board)
+    return len(cards) == 7 and "??" not in cards
 
 
 def odd_chip_order(t: TableState, winners: list[int], low: bool = False) -> list[int]:
@@ -216,9 +235,9 @@ def odd_chip_order(t: TableState, winners: list[int], low: bool = False) -> list
 
     def top(n: int) -> tuple[int, int]:
         s = t.seat(n)
-        if s is None or not complete_hand(s):
+        if s is None or not complete_hand(s, t.board):
             return -1, -1
-        five = hands.winning_five(t.game, hand_of(s), [], low)
+        five = hands.winning_five(t.game, hand_of(s, t.board), [], low)
         return max(card_key(c, ace_low) for c in five)
 
     return sorted(winners, key=lambda n: (tuple(-k for k in top(n)), n))

@@ -252,7 +252,11 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
         raise Illegal("RP-5", f"the {cmd.street} is not due: {due} is next", code="not_due")
     if stud.is_stud(t):
         stud.check_street(t, cmd)
-        check_unseen(t, [c for cards in (*cmd.up.values(), *cmd.down.values()) for c in cards])
+        given = [
+            *cmd.cards,
+            *(c for cards in (*cmd.up.values(), *cmd.down.values()) for c in cards),
+        ]
+        check_unseen(t, [c for c in given if c != "??"])
         return dealt(t, cmd, emit)
     if cmd.up or cmd.down:
         raise Illegal("", "up- and down-cards by seat are dealt in stud only")

@@ -102,6 +102,7 @@ const LINES = {
   "RP-10-D": "Stud: from fourth street the best board acts first (razz: the lowest); equal boards go to the highest card by suit.",
   "RP-10-E": "Stud: when the lowest card is all-in on its ante, the seat on its left starts: it brings it in, completes or folds.",
   "RP-10-F": "Stud: an open pair on fourth street does not double the bet.",
+  "RP-10-H": "Stud: a short stub on seventh street: burns mixed in, or one community card every hand plays.",
   "RP-11": "Big-blind ante: the big blind is posted first, then the ante from what is left.",
   "RP-16": "The chips of a player away from the table are carried to the new seat by staff, who are named.",
   "RP-24": "A player may ask the amount to call or whether they may raise; the dealer answers.",
