@@ -45,6 +45,9 @@ class StartHand(_Command, tag="start_hand", frozen=True):
     cards: dict[SeatNo, Cards] = {}
     button: SeatNo | None = None
     up: dict[SeatNo, Cards] = {}
+    absent: list[SeatNo] = []
+    """Seats whose player was not at the seat when the last card of the deal was dealt: the
+    hands are killed, the posts stay in the pot, an absent stud bring-in posts it (32)."""
 
 
 class Act(_Command, tag="act", frozen=True):

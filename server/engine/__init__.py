@@ -49,6 +49,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
   the floor releases it (RP-8-F), the final table's button (RP-9);
 - :mod:`stud` — the cards of seven-card stud, stud/8 and razz: the bring-in, the board that
   acts and shows first, the streets' up- and down-cards, odd chips by suit (RP-10, 18-A, 21-B);
+- :mod:`presence` — a player away from the seat at the deal has no live hand; a stud bring-in
+  card dealt to one still posts the bring-in (32, RP-10-C);
 - :mod:`stub` — the stub short on stud's seventh street: its three procedures and the community
   card (RP-10-H);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown

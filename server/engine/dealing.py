@@ -10,7 +10,7 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, penalties, stub, stud, words
+from server.engine import buttons, penalties, presence, stub, stud, words
 from server.engine.errors import Illegal
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
@@ -68,6 +68,7 @@ def start_hand(
     for seat in cmd.cards:
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
+    presence.check_absent(cmd.absent, list(where.dealt))
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
     if where.button != correct:
         rules.append("36-A")
@@ -110,6 +111,7 @@ def start_hand(
             )
         )
     penalties.kill_penalised(t, penalised, emit)
+    presence.kill_absent(t, [] if redeal else cmd.absent, emit)
     # With no blinds the first player left of the button acts first, as on later streets.
     return ResumeAfter(where.button if level.ante_only else where.big_blind)
 
@@ -141,6 +143,7 @@ def _start_stud(
     for seat in [*cmd.cards, *cmd.up]:
         if seat not in dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
+    presence.check_absent(cmd.absent, dealt)
     for seat, down in cmd.cards.items():
         if len(down) != 2:
             raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
@@ -176,6 +179,7 @@ def _start_stud(
         )
     )
     penalties.kill_penalised(t, penalised, emit)
+    presence.kill_absent(t, [] if redeal else cmd.absent, emit)
     return ResumeAfter(stud.before(opener))
 
 

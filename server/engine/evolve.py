@@ -301,13 +301,15 @@ def _action(t: TableState, e: ActionEvent) -> None:
     if e.action == "fold":
         s.folded = True
         return
+    if e.action == "bring_in":
+        # RP-10: the bring-in opens the street short of a full bet; completing it is one. A
+        # seat away at the deal posts it too (forced, 32), and its hand is killed.
+        s.acted = s.acted or not e.forced
+        t.current_bet = t.open_bet = e.total
+        return
     if e.forced:
         return
     s.acted = True
-    if e.action == "bring_in":
-        # RP-10: the bring-in opens the street short of a full bet; completing it is one.
-        t.current_bet = t.open_bet = e.total
-        return
     if e.total <= t.current_bet:
         return
     increment = e.total - t.current_bet

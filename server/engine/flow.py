@@ -63,11 +63,14 @@ def progress(t: TableState, emit: Emit, after: int) -> None:
 
 
 def _uncalled(t: TableState) -> dict[int, int]:
-    """The part of the largest bet nobody matched goes back to its owner."""
+    """The part of the largest bet nobody matched goes back to its owner, if the owner is still
+    in the hand: a killed hand's posts stay in the pot (32, 74-C)."""
     bets = sorted((s.bet for s in t.seats), reverse=True)
     if len(bets) < 2 or bets[0] == bets[1]:
         return {}
     top = next(s for s in t.seats if s.bet == bets[0])
+    if top.folded:
+        return {}
     return {top.number: bets[0] - bets[1]}
 
 

@@ -33,6 +33,7 @@ const LINES = {
   "26-C": "After the chip race, leftover chips worth less than the smallest chip in play come off without compensation.",
   "29": "A rebuy announced before a hand plays that hand: the chips are added before the deal.",
   "31": "Clock on a player: 25 seconds to act, then a 5-second count; no action by then and the hand is dead.",
+  "32": "Not at the seat when the deal ends: the hand is killed, its blinds and antes stay in the pot (stud: its bring-in).",
   "34": "The button may be dead and the small blind missing, but the big blind is always posted.",
   "36-A": "A button in the wrong place is moved before substantial action; after it the hand is played as dealt.",
   "36-B": "The button and blinds move so that every player posts each blind in turn.",
