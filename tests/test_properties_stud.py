@@ -7,17 +7,22 @@ as themselves, a check or a call refused, a fold only where RP-10-E allows it; a
 asked to act first on each street is the one the cards showing name (RP-10-D: in razz the
 lowest board, aces low), stated here apart from the engine.
 
-At most seven players: eight would need 56 cards, the stub short on seventh street (RP-10-H,
-not yet played).
+Up to eight players: eight need 56 cards, so the stub can run short on seventh street. The
+test burns a card before each of fourth to seventh street from its own deck and reads the
+procedure from what is left, apart from the engine (RP-10-H): enough for every hand still in, a
+burn and a last card: a card each; enough with the three burns put back: a card each from the
+stub and the burns; else one community card. The engine must agree (it refuses the wrong one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from protocol import Act, Deal, Event, Muck, Prompt, Show, StartHand, TableConfig
+from protocol import Act, Deal, Dealt, Event, Muck, Prompt, Show, StartHand, TableConfig
 from server.engine import TableState, apply, rebuild, stud
 from tests.test_properties import (
     DECK,
@@ -33,7 +38,7 @@ from tests.test_properties import (
 
 @st.composite
 def stud_tables(draw: st.DrawFn) -> TableConfig:
-    n = draw(st.integers(2, 7))
+    n = draw(st.integers(2, 8))
     seat_numbers = sorted(draw(st.lists(st.integers(1, 10), min_size=n, max_size=n, unique=True)))
     small_bet = draw(st.sampled_from([4, 100, 200, 400]))
     stacks = {seat: draw(st.integers(1, 200)) * small_bet // 4 + 1 for seat in seat_numbers}
@@ -100,19 +105,85 @@ def from_seat(state: TableState, seat: int) -> int:
     return next((n for n in able if n >= seat), able[0])
 
 
+Choose = Callable[[TableState, Prompt], Act]
+
+
+def drawn_choice(data: st.DataObject) -> Choose:
+    """Any legal action, drawn: the bring-in's options as offered, else the drawn action."""
+
+    def choose(state: TableState, prompt: Prompt) -> Act:
+        if stud.bringing_in(state):
+            choice = data.draw(st.sampled_from(prompt.options))
+            return Act(seat=prompt.seat, declare=choice)  # type: ignore[arg-type]
+        return drawn_action(data, prompt, largest=True)
+
+    return choose
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=stud_tables(), data=st.data())
 def test_random_stud_hands_keep_every_invariant(config: TableConfig, data: st.DataObject) -> None:
+    play_hands(config, data, drawn_choice(data), data.draw(st.integers(1, 3)))
+
+
+@st.composite
+def full_stud_tables(draw: st.DrawFn) -> TableConfig:
+    """Seven or eight players with deep stacks: the hands that can run the stub short."""
+    n = draw(st.integers(7, 8))
+    seats = sorted(draw(st.lists(st.integers(1, 10), min_size=n, max_size=n, unique=True)))
+    return TableConfig(
+        game=draw(st.sampled_from(["7S", "7S8", "RAZZ"])),
+        blinds=(0, 0),
+        ante=25,
+        bring_in=50,
+        min_bet=100,
+        seats=dict.fromkeys(seats, 10_000),
+        button=seats[0],
+        chips=(1,),
+    )
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=full_stud_tables(), data=st.data())
+def test_random_stud_hands_to_seventh_street_with_the_stub_short(
+    config: TableConfig, data: st.DataObject
+) -> None:
+    """Each seat folds on the street drawn for it, or never; the others bring in, check and
+    call: so seventh street comes with seven or eight hands still in, or fewer, and every line
+    of RP-10-H is met (the statistics name how often each procedure came)."""
+    seats = sorted(config.seats)
+    streets = ["third", "fourth", "fifth", "sixth", ""]
+    folds = {n: data.draw(st.sampled_from(streets)) for n in seats}
+
+    def choose(state: TableState, prompt: Prompt) -> Act:
+        if folds[prompt.seat] == state.street and "fold" in prompt.options:
+            return Act(seat=prompt.seat, declare="fold")
+        for option in ("bring_in", "check", "call"):
+            if option in prompt.options:
+                return Act(seat=prompt.seat, declare=option)  # type: ignore[arg-type]
+        raise AssertionError(prompt)
+
+    play_hands(config, data, choose, 1)
+
+
+def play_hands(config: TableConfig, data: st.DataObject, choose: Choose, hands: int) -> None:
+    """Play ``hands`` hands from one shuffled deck, checking every invariant as they go: the
+    seat that brings it in and each street's first to act by a rule stated here, every prompt
+    probed, the stub's procedure on seventh street (RP-10-H) read from the test's own deck,
+    and at the end the log rebuilding the state."""
     shuffled = data.draw(st.permutations(DECK))
     state = rebuild(config, [])
     log: list[Event] = []
-    for _ in range(data.draw(st.integers(1, 3))):
+    for _ in range(hands):
         dealt = [s.number for s in state.seats if s.stack > 0]
         if len(dealt) < 2:
             break
         deck = list(shuffled)
         down = {n: [deck.pop(), deck.pop()] for n in dealt}
         up = {n: [deck.pop()] for n in dealt}
+        burns: list[str] = []
+        community: list[str] = []
+        procedure = ""
         state = step(state, StartHand(cards=down, up=up), log)
         opener = brings_it_in(config.game, {n: up[n][0] for n in dealt})
         if state.phase == "betting":
@@ -127,24 +198,37 @@ def test_random_stud_hands_keep_every_invariant(config: TableConfig, data: st.Da
                 assert prompt is not None and prompt.seat == state.to_act
                 if stud.bringing_in(state):
                     probe_bring_in(state, prompt)
-                    choice = data.draw(st.sampled_from(prompt.options))
-                    command = Act(seat=prompt.seat, declare=choice)  # type: ignore[arg-type]
                 else:
                     probe_prompt(state, prompt)
-                    command = drawn_action(data, prompt, largest=True)
-                state = step(state, command, log)
+                state = step(state, choose(state, prompt), log)
             elif state.phase == "deal":
                 street = state.next_street
                 live = [s.number for s in state.live()]
-                cards = {n: [deck.pop()] for n in live}
+                if street == "seventh" and len(deck) < len(live) + 2:
+                    with_burns = len(deck) + len(burns) >= len(live) + 2  # RP-10-H A
+                    mixed = with_burns or len(deck) < 3  # A and C: the burns go back in
+                    if mixed:
+                        deck, burns = burns + deck, []
+                    burns.append(deck.pop())
+                    if not with_burns:
+                        community = [deck.pop()]  # B and C: one card every hand plays
+                    procedure = "A" if with_burns else "C" if mixed else "B"
+                    event(f"RP-10-H {procedure}")
+                else:
+                    burns.append(deck.pop())
+                cards = {n: [deck.pop()] for n in live} if not community else {}
                 deal = (
-                    Deal(street="seventh", down=cards)
+                    Deal(street="seventh", down=cards, cards=community)
                     if street == "seventh"
                     else Deal(street=street, up=cards)  # type: ignore[arg-type]
                 )
                 for n, card in cards.items():
                     (down if street == "seventh" else up)[n] += card
                 state = step(state, deal, log)
+                if street == "seventh":
+                    dealt_event = next(e for e in reversed(log) if isinstance(e, Dealt))
+                    said = f"(RP-10-H {procedure})" in dealt_event.text
+                    assert said if procedure else not dealt_event.rules, dealt_event
                 if state.phase == "betting":
                     prompt = next(e for e in reversed(log) if isinstance(e, Prompt))
                     live = [s.number for s in state.live()]
