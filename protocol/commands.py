@@ -46,6 +46,9 @@ class StartHand(_Command, tag="start_hand", frozen=True):
     button: SeatNo | None = None
     up: dict[SeatNo, Cards] = {}
     absent: list[SeatNo] = []
+    exposed: list[SeatNo] = []
+    """Stud: seats whose up-card is a down-card the dealer exposed, the third-street card dealt
+    down instead (RP-10-A); in a flop game that is a misdeal (37-A-6), refused here."""
     """Seats whose player was not at the seat when the last card of the deal was dealt: the
     hands are killed, the posts stay in the pot, an absent stud bring-in posts it (32)."""
 
@@ -189,6 +192,7 @@ IrregularityKind = Literal[
     "wrong_button",
     "premature_call",
     "conditional",
+    "seventh_exposed",
 ]
 
 
@@ -202,7 +206,8 @@ class Irregularity(_Command, tag="irregularity", frozen=True):
     (41-B). ``under_raise`` / ``pot_miscount``: a short raise or a miscounted pot-limit bet
     recorded ``as_played`` is found (54-A, 54-B). ``wrong_button``: the button was placed wrong
     (36-A). ``premature_call`` (61-B) and
-    ``conditional`` statements (61-A) go to the floor.
+    ``conditional`` statements (61-A) go to the floor. ``seventh_exposed``: stud's seventh-street
+    card ``cards`` that the dealer exposed to ``seat`` (RP-10-B).
     """
 
     kind: IrregularityKind

@@ -51,6 +51,9 @@ The modules, by the rulebook's chapters (top of the import graph first):
   acts and shows first, the streets' up- and down-cards, odd chips by suit (RP-10, 18-A, 21-B);
 - :mod:`presence` — a player away from the seat at the deal has no live hand; a stud bring-in
   card dealt to one still posts the bring-in (32, RP-10-C);
+- :mod:`stud_exposed` — cards the dealer exposes in a stud deal: a third-street down-card
+  becomes the up-card, a seventh-street card is replaced while betting is left (RP-10-A, B);
+- :mod:`unseen` — a card already in play means a fouled deck (37-E);
 - :mod:`stub` — the stub short on stud's seventh street: its three procedures and the community
   card (RP-10-H);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown

@@ -10,7 +10,7 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, penalties, presence, stub, stud, words
+from server.engine import buttons, penalties, presence, stub, stud, stud_exposed, words
 from server.engine.errors import Illegal
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
@@ -69,6 +69,7 @@ def start_hand(
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     presence.check_absent(cmd.absent, list(where.dealt))
+    stud_exposed.check_first_deal(t, cmd.exposed, list(where.dealt))
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
     if where.button != correct:
         rules.append("36-A")
@@ -144,6 +145,7 @@ def _start_stud(
         if seat not in dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     presence.check_absent(cmd.absent, dealt)
+    stud_exposed.check_first_deal(t, cmd.exposed, dealt)
     for seat, down in cmd.cards.items():
         if len(down) != 2:
             raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
@@ -158,6 +160,14 @@ def _start_stud(
     up = {n: list(cmd.up[n]) for n in dealt}
     opener = stud.bringer(t.game, {n: up[n][0] for n in dealt})
     which = "highest" if stud.is_razz(t.game) else "lowest"
+    text = (
+        f"Hand {t.hand + 1}: seat {opener} has the {which} up-card ({up[opener][0]}) and brings"
+        f" it in, {words.chips(level.bring_in)} (RP-10)"
+    )
+    rules = ["37-C"] if redeal else []
+    if cmd.exposed:
+        text += "; " + stud_exposed.first_deal_text(cmd.exposed, up, opener)
+        rules.append("RP-10-A")
     emit(
         HandStart(
             hand=t.hand + 1,
@@ -171,9 +181,8 @@ def _start_stud(
             posts=posts,
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
-            rules=["37-C"] if redeal else [],
-            text=f"Hand {t.hand + 1}: seat {opener} has the {which} up-card"
-            f" ({up[opener][0]}) and brings it in, {words.chips(level.bring_in)} (RP-10)",
+            rules=rules,
+            text=text,
             up=up,
             bring_in=level.bring_in,
         )
@@ -207,13 +216,3 @@ def dealt(t: TableState, cmd: Deal, emit: Emit) -> Move:
         )
     )
     return StreetDealt()
-
-
-def check_unseen(t: TableState, cards: list[str]) -> None:
-    seen = set(t.board)
-    for s in t.seats:
-        seen.update(s.cards)
-        seen.update(s.up)
-    for c in cards:
-        if c in seen or cards.count(c) > 1:
-            raise Illegal("37-E", f"{c} is already in play: a duplicate card means a fouled deck")

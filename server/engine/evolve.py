@@ -372,6 +372,10 @@ def _irregular(t: TableState, e: Irregular) -> None:
             _correct_level(t, e)
     elif e.kind == "wrong_button":
         t.button_error = None if e.found else e.correct
+    elif e.kind == "seventh_exposed" and e.reshuffle and e.seat is not None:
+        # RP-10-B: the exposed card went back into the stub; the seat's new card is unknown.
+        s = _seat(t, e.seat)
+        s.cards = tuple("??" if c in e.reshuffle else c for c in s.cards)
     elif e.kind == "flop_not_burned" and e.burn:
         # 41-B: one of the three becomes the burn; the flop is completed from the stub.
         t.board = list(e.board)

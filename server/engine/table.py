@@ -71,12 +71,13 @@ from server.engine import (
 )
 from server.engine.actions import action_event, live_seat
 from server.engine.buttons import next_positions
-from server.engine.dealing import check_unseen, dealt, start_hand
+from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
 from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_raise, read
 from server.engine.state import Seat, TableState
+from server.engine.unseen import check_unseen
 
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
 RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time, ReleaseCards)

@@ -14,10 +14,10 @@ from protocol.commands import Muck, Show
 from protocol.events import CardsShown
 from server.engine import games
 from server.engine.actions import live_seat
-from server.engine.dealing import check_unseen
 from server.engine.errors import Illegal
 from server.engine.moves import Emit, Move, TryShowdown
 from server.engine.state import Seat, TableState
+from server.engine.unseen import check_unseen
 
 
 def tabled(t: TableState, s: Seat) -> bool:
@@ -43,7 +43,7 @@ def show(t: TableState, cmd: Show, emit: Emit) -> Move:
     if len(face_up) < _held(t, s):
         emit(_partly(t, s, face_up))
     else:
-        emit(_tabled(s, list(s.cards) or face_up))
+        emit(_tabled(s, list(s.cards) if _all_known(t, s) else face_up))
     return TryShowdown()
 
 
@@ -92,15 +92,21 @@ def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> No
         raise Illegal(
             "14-A", f"seat {s.number}'s hand is {held} cards, not {len(s.face_up) + len(new)}"
         )
-    if s.cards:
+    if _all_known(t, s):
         if any(c not in s.cards for c in shown):
             raise Illegal(
                 "", f"seat {s.number} was dealt {' '.join(s.cards)}, not {' '.join(shown)}"
             )
         return
-    check_unseen(t, new)
+    known = _known(s)
+    others = [c for c in new if c not in known]
+    if len([c for c in shown if c not in known]) > held - len(known):
+        raise Illegal(
+            "", f"seat {s.number} was dealt {' '.join(known)}: {' '.join(shown)} leaves them out"
+        )
+    check_unseen(t, others)
     for other in t.seats:
-        for c in new:
+        for c in others:
             if c in other.face_up:
                 raise Illegal(
                     "37-E", f"{c} is already in play: a duplicate card means a fouled deck"
@@ -108,8 +114,20 @@ def _check_cards(t: TableState, s: Seat, shown: list[str], new: list[str]) -> No
 
 
 def _held(t: TableState, s: Seat) -> int:
-    """The cards the seat holds face down: its hole cards (stud: those not dealt face up)."""
-    return len(s.cards) or games.hole_count(t.game) - len(s.up)
+    """The cards the seat holds face down by the end of the hand: its hole cards (stud: two
+    and seventh street's, unless that came as a community card, RP-10-H)."""
+    if t.game in games.STUD:
+        return 2 + (not t.board)
+    return len(s.cards) or games.hole_count(t.game)
+
+
+def _known(s: Seat) -> list[str]:
+    return [c for c in s.cards if c != "??"]
+
+
+def _all_known(t: TableState, s: Seat) -> bool:
+    """Every card the seat holds face down was entered: what it shows must be those."""
+    return bool(s.cards) and len(_known(s)) >= _held(t, s)
 
 
 def _tabled(s: Seat, cards: list[str]) -> CardsShown:

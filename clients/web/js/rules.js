@@ -99,6 +99,8 @@ const LINES = {
   "RP-8-F": "Hand-for-hand: an all-in and call stays face down, and no more cards are dealt, until the floor says so.",
   "RP-9": "The final table: the last two tables come together at the structure's final-table size; seats are drawn.",
   "RP-10": "Stud: the lowest up-card by rank, then suit (clubs lowest), brings it in or completes; razz: the highest, aces low.",
+  "RP-10-A": "Stud: a down-card exposed on the first deal becomes the up-card; the third card is dealt down.",
+  "RP-10-B": "Stud: a seventh-street card exposed with betting left is replaced, no burn; with none left it stands.",
   "RP-10-C": "Stud: a hand that is not live is dealt no more cards.",
   "RP-10-D": "Stud: from fourth street the best board acts first (razz: the lowest); equal boards go to the highest card by suit.",
   "RP-10-E": "Stud: when the lowest card is all-in on its ante, the seat on its left starts: it brings it in, completes or folds.",
