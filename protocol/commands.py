@@ -193,6 +193,7 @@ IrregularityKind = Literal[
     "premature_call",
     "conditional",
     "seventh_exposed",
+    "up_cards_taken",
 ]
 
 
@@ -207,7 +208,8 @@ class Irregularity(_Command, tag="irregularity", frozen=True):
     recorded ``as_played`` is found (54-A, 54-B). ``wrong_button``: the button was placed wrong
     (36-A). ``premature_call`` (61-B) and
     ``conditional`` statements (61-A) go to the floor. ``seventh_exposed``: stud's seventh-street
-    card ``cards`` that the dealer exposed to ``seat`` (RP-10-B).
+    card ``cards`` that the dealer exposed to ``seat`` (RP-10-B); ``up_cards_taken``: the stud
+    ``seat`` took up its up-cards on its turn, a dead hand (68).
     """
 
     kind: IrregularityKind

@@ -53,6 +53,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
   card dealt to one still posts the bring-in (32, RP-10-C);
 - :mod:`stud_exposed` — cards the dealer exposes in a stud deal: a third-street down-card
   becomes the up-card, a seventh-street card is replaced while betting is left (RP-10-A, B);
+- :mod:`stud_dead` — a stud player who takes up the up-cards on the turn to act kills the hand
+  (68);
 - :mod:`unseen` — a card already in play means a fouled deck (37-E);
 - :mod:`stub` — the stub short on stud's seventh street: its three procedures and the community
   card (RP-10-H);

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from protocol.commands import Act, Deal, FouledDeck, Irregularity, Misdeal, StartHand
 from protocol.events import FloorCall, HandEnd, Irregular, Misdealt
-from server.engine import betting, games, stud_exposed, words
+from server.engine import betting, games, stud_dead, stud_exposed, words
 from server.engine.actions import action_event, is_substantial
 from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
@@ -153,6 +153,8 @@ def report(t: TableState, cmd: Irregularity, emit: Emit) -> Move:
             )
         case "seventh_exposed":
             return stud_exposed.seventh_exposed(t, cmd, emit)
+        case "up_cards_taken":
+            return stud_dead.up_cards_taken(t, cmd, emit)
         case "conditional":
             s = _seat(t, cmd.seat)
             _floor(

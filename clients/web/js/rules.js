@@ -85,6 +85,7 @@ const LINES = {
   "61-B": "Calling before the bet's amount is known goes to the floor.",
   "62": "A player facing an all-in may ask for its amount; the dealer counts it.",
   "63": "Chips pushed in the hope of change are all at risk as the bet.",
+  "68": "Stud: a player who takes up the up-cards on the turn to act has a dead hand.",
   "74": "Penalties are warnings, hands or rounds sat out, chips removed, or disqualification.",
   "74-A": "A penalty of hands or rounds is served away from the table, the hand dealt and its blinds posted.",
   "74-C": "A player away on a penalty has the hand dealt and folded at the first action.",
