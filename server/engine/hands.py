@@ -10,10 +10,12 @@ for the award events.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import combinations
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
 from phevaluator.card import Card
+from pokerkit import Card as PokerKitCard
 from pokerkit import EightOrBetterLowHand, Hand, OmahaEightOrBetterLowHand, RegularLowHand
 
 from server.engine.games import ACE_TO_FIVE, OMAHA
@@ -38,16 +40,28 @@ def low_hand(game: str, hole: list[str], board: list[str]) -> object | None:
 def razz_hand(hole: list[str], board: list[str]) -> Hand:
     """Razz's hand: the lowest five, aces low, straights and flushes not counted; larger
     compares as stronger (lower)."""
-    return RegularLowHand.from_game("".join(hole), "".join(board))
+    return _razz("".join(hole) + "".join(board))
+
+
+@lru_cache(maxsize=256)
+def _razz(cards: str) -> Hand:
+    """The lowest five of the cards by PokerKit's ace-to-five lookup (the smaller its entry,
+    the lower). Its ``from_game`` finds them by comparing hands, each comparison two lookups:
+    a millisecond a hand; one lookup per five is a quarter of that. A showdown reads each hand
+    for the winner, its name and the odd chip (21-B): read once."""
+    lookup = RegularLowHand.lookup
+    fives = combinations(PokerKitCard.parse(cards), 5)
+    return RegularLowHand(min(fives, key=lambda five: lookup.get_entry(five).index))
 
 
 def best_hand(game: str, hands: dict[int, list[str]], board: list[str]) -> list[int]:
-    """The seats whose hands win by the game's ranking: the best high, or razz's lowest."""
+    """The seats whose hands win by the game's ranking: the best high, or razz's lowest
+    (PokerKit's entry index: the smaller, the lower, read once a hand)."""
     if game not in ACE_TO_FIVE:
         return best_high(game, hands, board)
-    lows = {seat: razz_hand(cards, board) for seat, cards in hands.items()}
-    best = max(lows.values())
-    return [seat for seat, h in lows.items() if h == best]
+    lows = {seat: razz_hand(cards, board).entry.index for seat, cards in hands.items()}
+    best = min(lows.values())
+    return [seat for seat, index in lows.items() if index == best]
 
 
 def winning_five(game: str, hole: list[str], board: list[str], low: bool = False) -> list[str]:

@@ -80,6 +80,8 @@ def split(t: TableState, amount: int, winners: list[int], low: bool = False) -> 
     """Share ``amount`` equally in whole units of the smallest chip in play; the odd units go
     one each to the first winners left of the button (21-A); in stud to the winner holding
     the highest card by suit (21-B; ``low``: in the five of its low)."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
     if stud.is_stud(t):
         order = stud.odd_chip_order(t, winners, low)
     else:
