@@ -3,7 +3,7 @@
     python benchmarks/engine.py            # 2,000 hands, 5 repetitions
     python benchmarks/engine.py --quick    # 300 hands, 3 repetitions
     python benchmarks/engine.py --profile  # and a cProfile of Tablewire's replay
-    python benchmarks/engine.py --game 7S  # seven-card stud (or RAZZ), 6 players
+    python benchmarks/engine.py --game 7S  # seven-card stud (or RAZZ), 6 players (--profile too)
 
 The stud hands are made in :mod:`engine_stud` the same way (there every card is entered and
 the hands are checked against PokerKit at each decision).
@@ -35,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -250,7 +251,7 @@ def main() -> None:
     count = args.hands or (300 if args.quick else 2000)
     reps = args.reps or (3 if args.quick else 5)
     if args.game != "NLHE":
-        stud_main(args.game, count, reps, args.seed)
+        stud_main(args.game, count, reps, args.seed, args.profile)
         return
 
     t0 = time.perf_counter()
@@ -309,23 +310,27 @@ def main() -> None:
     )
 
     if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-        replay_tablewire(hands)
-        profiler.disable()
-        out = io.StringIO()
-        stats = pstats.Stats(profiler, stream=out).sort_stats("tottime")
-        stats.print_stats(25)
-        print()
-        print("cProfile of one Tablewire replay pass, by own time:")
-        print(out.getvalue())
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
-        print("... by cumulative time:")
-        print(out.getvalue())
+        profile(lambda: replay_tablewire(hands))
 
 
-def stud_main(game: str, count: int, reps: int, seed: int) -> None:
+def profile(replay: Callable[[], None]) -> None:
+    """A cProfile of one Tablewire replay pass, by own and by cumulative time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    replay()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+    print()
+    print("cProfile of one Tablewire replay pass, by own time:")
+    print(out.getvalue())
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+    print("... by cumulative time:")
+    print(out.getvalue())
+
+
+def stud_main(game: str, count: int, reps: int, seed: int, profiled: bool = False) -> None:
     """The same measures on stud hands (:mod:`engine_stud`)."""
     from engine_stud import generate_stud, replay_pokerkit_stud
 
@@ -367,6 +372,8 @@ def stud_main(game: str, count: int, reps: int, seed: int) -> None:
         f"state     : {max_pack:,} bytes msgpack snapshot, max over every command of every hand"
         f" ({verdict} the {TARGET_STATE:,}-byte goal)"
     )
+    if profiled:
+        profile(lambda: replay_tablewire(hands))  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":
