@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from protocol.config import Level
-from protocol.types import Cards, Chips, Id, Millis, Quantity, SeatNo, Text
+from protocol.types import Card, Cards, Chips, Id, Millis, Quantity, SeatNo, Text
 
 Declaration = Literal[
     "fold", "check", "call", "bet", "raise", "all_in", "complete", "pot", "bring_in"
@@ -103,6 +103,25 @@ class Deal(_Command, tag="deal", frozen=True):
     first, RP-10-D)."""
     down: dict[SeatNo, Cards] = {}
     """Stud's seventh street: each live hand's down-card, when the cards are entered."""
+
+
+class Draw(_Command, tag="draw", frozen=True):
+    """A seat's draw in a draw game, in turn from the left of the button: it throws ``count``
+    cards and is dealt as many (0 stands pat). The dealer pushes the new cards and takes the
+    discards together (RP-25-D). ``thrown`` (the discards) and ``cards`` (the cards dealt) are
+    optional, as hole cards are: entered, they keep the hand known for the showdown.
+    """
+
+    seat: SeatNo
+    count: Annotated[int, msgspec.Meta(ge=0, le=5)] = 0
+    thrown: Annotated[list[Card], msgspec.Meta(max_length=5)] = []
+    cards: Annotated[list[Card], msgspec.Meta(max_length=5)] = []
+
+    def __post_init__(self) -> None:
+        if self.thrown and len(self.thrown) != self.count:
+            raise ValueError(f"thrown names {len(self.thrown)} cards for a draw of {self.count}")
+        if self.cards and len(self.cards) != self.count:
+            raise ValueError(f"cards names {len(self.cards)} cards for a draw of {self.count}")
 
 
 class Show(_Command, tag="show", frozen=True):
@@ -347,6 +366,7 @@ Command = (
     StartHand
     | Act
     | Deal
+    | Draw
     | Show
     | Muck
     | Award

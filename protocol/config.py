@@ -8,7 +8,12 @@ import msgspec
 
 from protocol.types import Chips, Quantity, SeatNo, Text
 
-Game = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S", "7S8", "RAZZ"]
+Game = Literal[
+    "NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S", "7S8", "RAZZ",
+    "27TD", "27SD", "BADUGI",
+]  # fmt: skip
+"""The flop games, the stud games (7S, 7S8, RAZZ: RP-10) and the draw games (27TD, 27SD,
+BADUGI: a button and blinds, no board, each hand drawing in turn, RP-17, RP-25)."""
 STUD: frozenset[str] = frozenset({"7S", "7S8", "RAZZ"})
 """The stud games: no button or blinds, antes and a bring-in, up-cards (RP-10)."""
 

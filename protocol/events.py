@@ -144,6 +144,34 @@ class Dealt(_Event, tag="dealt", frozen=True):
     card is the street's one card in ``cards`` and ``board``."""
 
 
+class DrawPrompt(_Event, tag="draw_prompt", frozen=True):
+    """The seat to draw: it stands pat or throws up to ``most`` cards (RP-25-D); ``stub`` is the
+    cards left to deal from, so the dealer sees a short stub coming (RP-25)."""
+
+    seat: int
+    street: str
+    most: int
+    stub: int = 0
+    text: str = ""
+
+
+class Drawn(_Event, tag="drawn", frozen=True):
+    """A seat drew ``count`` cards (0: stood pat), the count public; ``thrown`` and ``cards``
+    (the discards and the cards dealt, when entered) are the seat's alone. ``stub`` and
+    ``burns`` are what is left after it. A draw the stub could not serve names the procedure
+    (RP-25 A-C) in ``rules`` and ``text``."""
+
+    seat: int
+    street: str
+    count: int
+    thrown: list[str] = []
+    cards: list[str] = []
+    stub: int = 0
+    burns: int = 0
+    rules: list[str] = []
+    text: str = ""
+
+
 class ShowdownOrder(_Event, tag="showdown", frozen=True):
     """Who shows first at a showdown without all-in (rule 18)."""
 
@@ -451,6 +479,8 @@ Event = (
     | ExposeAll
     | RoundEnd
     | Dealt
+    | DrawPrompt
+    | Drawn
     | ShowdownOrder
     | CardsShown
     | Awarded

@@ -2,7 +2,8 @@
 
 Dealers and the floor see every event as it is. For displays, hole cards are taken out of
 ``hand_start`` and of the raw records of ``start_hand`` and ``misdeal``, and stud's
-seventh-street down-cards out of ``dealt`` and the record of its ``deal``, also where a
+seventh-street down-cards out of ``dealt`` and the record of its ``deal``, a draw's discards
+and new cards out of ``drawn`` and the record of its ``draw``, also where a
 ``correction`` carries them among the re-derived hand's events; cards become public
 when a hand is shown (``shown``) or all hands are turned up (17). A snapshot carries the typed
 view of :mod:`protocol.views`: the public one holds a seat's cards only when the rules exposed
@@ -51,12 +52,17 @@ def public_event(event: dict[str, Any]) -> dict[str, Any]:
         return {**event, "cards": {}}
     if kind == "dealt" and event.get("down"):
         return {**event, "down": {}}
+    if kind == "drawn" and (event.get("thrown") or event.get("cards")):
+        return {**event, "thrown": [], "cards": []}
     if kind == "recorded":
         command = event.get("command") or {}
         if command.get("type") not in PUBLIC_CARDS and command.get("cards"):
-            return {**event, "command": {**command, "cards": type(command["cards"])()}}
+            command = {**command, "cards": type(command["cards"])()}
         if command.get("down"):
-            return {**event, "command": {**command, "down": {}}}
+            command = {**command, "down": {}}
+        if command.get("thrown"):
+            command = {**command, "thrown": []}
+        return {**event, "command": command}
     return event
 
 
@@ -64,11 +70,12 @@ def public_events(raw_events: list[bytes]) -> list[Any]:
     """The events as a display may see them (decoded only where cards may hide)."""
     out: list[Any] = []
     for raw in raw_events:
-        if (b'"cards"' in raw or b'"down"' in raw) and (
+        if (b'"cards"' in raw or b'"down"' in raw or b'"thrown"' in raw) and (
             b'"hand_start"' in raw
             or b'"recorded"' in raw
             or b'"correction"' in raw
             or b'"dealt"' in raw
+            or b'"drawn"' in raw
         ):
             out.append(public_event(_decode.decode(raw)))
         else:

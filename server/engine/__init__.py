@@ -55,11 +55,14 @@ The modules, by the rulebook's chapters (top of the import graph first):
   becomes the up-card, a seventh-street card is replaced while betting is left (RP-10-A, B);
 - :mod:`stud_dead` — a stud player who takes up the up-cards on the turn to act kills the hand
   (68);
+- :mod:`draw` — the draw games' draws: each seat stands pat or draws in turn from the left of
+  the button, and the stub running short (RP-17, RP-25 A-D);
 - :mod:`unseen` — a card already in play means a fouled deck (37-E);
 - :mod:`stub` — the stub short on stud's seventh street: its three procedures and the community
   card (RP-10-H);
 - :mod:`pots` — main and side pots, odd chips (21, 23); :mod:`hands` — hand values at showdown
-  (high, 8-or-better low, razz's ace-to-five low);
+  (high, 8-or-better low, razz's ace-to-five low); :mod:`lowball` — the draw games' hand
+  values (2-7 lowball, badugi);
 - :mod:`games` — the games a table deals and their facts: betting structure, the cards of a
   hand, high, high-low or razz's low, the streets (every game name lives there);
 - :mod:`evolve` — applying an event to the state: the only place a table changes;

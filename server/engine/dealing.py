@@ -10,7 +10,7 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, penalties, presence, stub, stud, stud_exposed, words
+from server.engine import buttons, draw, penalties, presence, stub, stud, stud_exposed, words
 from server.engine.errors import Illegal
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
@@ -68,6 +68,8 @@ def start_hand(
     for seat in cmd.cards:
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
+    if draw.is_draw(t):
+        draw.check_hands(t, cmd.cards)
     presence.check_absent(cmd.absent, list(where.dealt))
     stud_exposed.check_first_deal(t, cmd.exposed, list(where.dealt))
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]

@@ -27,6 +27,8 @@ from protocol.events import (
     ColoredUp,
     Corrected,
     Dealt,
+    Drawn,
+    DrawPrompt,
     Event,
     ExposeAll,
     FloorCall,
@@ -82,6 +84,11 @@ def evolve(t: TableState, e: Event) -> None:
             _round_end(t, e)
         case Dealt():
             _dealt(t, e)
+        case DrawPrompt():
+            t.to_act = e.seat
+            t.phase = "draw"
+        case Drawn():
+            _drawn(t, e)
         case CardsShown():
             _cards_shown(t, e)
         case ExposeAll():
@@ -241,6 +248,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         s.folded = s.acted = s.shown = s.mucked = False
         s.cards, s.face_up = tuple(e.cards.get(s.number, ())), ()
         s.up = tuple(e.up.get(s.number, ()))
+        s.draws = ()
         if s.dealt:
             s.waiting = False
     if t.penalties:
@@ -273,6 +281,22 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.skipped, t.told, t.button_error = {}, {}, None
     t.actions = t.chip_actions = t.street_actions = 0
     t.sa = False
+    # Draw games: the stub is what the deal left (RP-25).
+    t.stub = games.DECK - games.hole_count(t.game) * len(dealt) if t.game in games.DRAW else 0
+    t.burns = 0
+
+
+def _drawn(t: TableState, e: Drawn) -> None:
+    """A seat drew: the new cards replace the discards when both were entered and the hand
+    was known; otherwise the hand is unknown until it is tabled."""
+    s = _seat(t, e.seat)
+    s.draws = (*s.draws, e.count)
+    if e.count and s.cards:
+        kept = [c for c in s.cards if c not in e.thrown]
+        known = e.thrown and e.cards and "??" not in (*e.thrown, *e.cards)
+        s.cards = (*kept, *e.cards) if known and len(kept) + e.count == len(s.cards) else ()
+    t.stub, t.burns = e.stub, e.burns
+    t.to_act = None
 
 
 def _action(t: TableState, e: ActionEvent) -> None:
@@ -453,7 +477,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.stack = e.stacks.get(s.number, s.stack)
         s.bet = s.paid = 0
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
-        s.cards, s.face_up, s.up = (), (), ()
+        s.cards, s.face_up, s.up, s.draws = (), (), (), ()
     t.seats = [s for s in t.seats if s.number not in busted]
     _seat_arrived(t)
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0

@@ -10,7 +10,7 @@ the showdown itself is :mod:`showdown`.
 from __future__ import annotations
 
 from protocol.events import CardsHeld, Prompt, RoundEnd, ShowdownOrder
-from server.engine import betting, holds, out_of_turn, pots, showdown, stub, stud, words
+from server.engine import betting, draw, holds, out_of_turn, pots, showdown, stub, stud, words
 from server.engine.actions import check_substantial
 from server.engine.games import streets
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter, StreetDealt, TryShowdown
@@ -83,7 +83,7 @@ def end_round(t: TableState, emit: Emit) -> None:
     rounds = streets(t.game)
     street_no = rounds.index(t.street)
     nxt = "showdown" if street_no == len(rounds) - 1 else rounds[street_no + 1]
-    text = f"End of the {t.street}"
+    text = f"End of the {draw.round_name(t.street) if draw.is_draw(t) else t.street}"
     rules: list[str] = []
     if returned:
         text += "; " + ", ".join(
@@ -103,7 +103,9 @@ def end_round(t: TableState, emit: Emit) -> None:
         )
     )
     anyone_all_in = any(s.all_in for s in t.live())
-    if anyone_all_in and not t.exposed and (nxt == "showdown" or not betting.betting_possible(t)):
+    # In a draw game the hands still draw: they are turned up once the draws are done (17).
+    betting_over = nxt == "showdown" or not (draw.is_draw(t) or betting.betting_possible(t))
+    if anyone_all_in and not t.exposed and betting_over:
         if t.h4h:
             # RP-8-F: during hand-for-hand the cards stay face down, and no further card is
             # dealt, until the floor releases them; then they are turned up (17).
@@ -123,6 +125,8 @@ def end_round(t: TableState, emit: Emit) -> None:
             order = showdown.showdown_order(t)
             emit(ShowdownOrder(order=order, text=f"Showdown: seat {order[0]} shows first (18)"))
         showdown.try_resolve(t, emit)
+    elif draw.is_draw(t):
+        draw.open_draw(t, emit)
 
 
 def after_deal(t: TableState, emit: Emit) -> None:

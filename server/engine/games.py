@@ -1,8 +1,9 @@
 """The games a table deals, and the facts of each that the rules turn on: the betting structure
-(no limit, pot limit, fixed limit), the cards of a hand, high only or high-low, the streets.
+(no limit, pot limit, fixed limit), the cards of a hand, high only or high-low, the streets,
+the draws.
 
 The rule modules ask here instead of keeping lists of game names of their own, so that a game
-is described in one place (the stud and draw games of issue 15 are added here first).
+is described in one place.
 """
 
 from __future__ import annotations
@@ -13,13 +14,20 @@ from typing import Literal
 from protocol.config import Game
 
 Structure = Literal["no_limit", "pot_limit", "fixed_limit"]
-Ranking = Literal["high", "ace_to_five"]
-"""What wins the pot: the best high hand, or (razz) the lowest hand, aces low, straights and
-flushes not counted."""
+Ranking = Literal["high", "ace_to_five", "deuce_to_seven", "badugi"]
+"""What wins the pot: the best high hand; (razz) the lowest hand, aces low, straights and
+flushes not counted; (2-7) the lowest hand, aces high, straights and flushes counting against
+it; (badugi) the most cards of different ranks and suits, then the lowest, aces low."""
+DECK = 52
+"""The cards of a deck: the stud and draw games count what is left of it (RP-10-H, RP-25)."""
 FLOP_STREETS = ("preflop", "flop", "turn", "river")
 """The betting rounds of a flop game, in order."""
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 """The betting rounds of seven-card stud, named by the cards each seat then holds."""
+TRIPLE_DRAW_STREETS = ("predraw", "first_draw", "second_draw", "third_draw")
+"""The betting rounds of a triple draw game: before the draws, then after each draw (named by
+the draw that opens it)."""
+SINGLE_DRAW_STREETS = ("predraw", "draw")
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,8 @@ class GameRules:
     stud: bool = False
     """No button or blinds: antes, a bring-in by the up-cards, the best board first."""
     ranking: Ranking = "high"
+    draws: int = 0
+    """Draw games: each street after the first opens with a draw (RP-25); no board."""
 
 
 def _stud(hi_lo: bool = False, ranking: Ranking = "high") -> GameRules:
@@ -50,6 +60,18 @@ def _stud(hi_lo: bool = False, ranking: Ranking = "high") -> GameRules:
     )
 
 
+def _triple_draw(hole_cards: int, ranking: Ranking) -> GameRules:
+    """Fixed-limit triple draw: four rounds, the big bet after the second draw."""
+    return GameRules(
+        "fixed_limit",
+        hole_cards,
+        streets=TRIPLE_DRAW_STREETS,
+        big_bet_streets=TRIPLE_DRAW_STREETS[2:],
+        ranking=ranking,
+        draws=3,
+    )
+
+
 GAMES: dict[Game, GameRules] = {
     "NLHE": GameRules("no_limit", 2),
     "PLHE": GameRules("pot_limit", 2),
@@ -61,6 +83,11 @@ GAMES: dict[Game, GameRules] = {
     "7S": _stud(),
     "7S8": _stud(hi_lo=True),
     "RAZZ": _stud(ranking="ace_to_five"),
+    "27TD": _triple_draw(5, "deuce_to_seven"),
+    "27SD": GameRules(
+        "no_limit", 5, streets=SINGLE_DRAW_STREETS, ranking="deuce_to_seven", draws=1
+    ),
+    "BADUGI": _triple_draw(4, "badugi"),
 }
 
 FIXED_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "fixed_limit")
@@ -69,12 +96,15 @@ HI_LO = frozenset(g for g, r in GAMES.items() if r.hi_lo)
 STUD = frozenset(g for g, r in GAMES.items() if r.stud)
 ACE_TO_FIVE = frozenset(g for g, r in GAMES.items() if r.ranking == "ace_to_five")
 """Razz: the lowest hand wins, the highest up-card brings it in, the lowest board acts first."""
-OMAHA = frozenset(g for g, r in GAMES.items() if r.hole_cards == 4)
+DRAW = frozenset(g for g, r in GAMES.items() if r.draws)
+"""The draw games: a button and blinds, no board; each hand draws in turn (RP-17, RP-25)."""
+OMAHA = frozenset(g for g, r in GAMES.items() if r.hole_cards == 4 and r.streets == FLOP_STREETS)
 """Omaha games: a hand plays exactly two of its four cards with three of the board."""
 
 
 def hole_count(game: str) -> int:
-    """The cards of a hand: four in Omaha, two in hold'em, seven in stud."""
+    """The cards of a hand: four in Omaha and badugi, two in hold'em, five in 2-7, seven in
+    stud."""
     return GAMES[game].hole_cards  # type: ignore[index]
 
 
@@ -85,3 +115,7 @@ def streets(game: str) -> tuple[str, ...]:
 def big_bet(game: str, street: str) -> bool:
     """Fixed limit: the street is bet in the big bet."""
     return street in GAMES[game].big_bet_streets  # type: ignore[index]
+
+
+def ranking(game: str) -> Ranking:
+    return GAMES[game].ranking  # type: ignore[index]

@@ -11,7 +11,7 @@ position (in stud by suit), hi/lo halves with the odd chip high.
 from __future__ import annotations
 
 from protocol.events import Awarded, HandEnd, PotAward
-from server.engine import games, hands, penalties, pots, stud, words
+from server.engine import games, hands, lowball, penalties, pots, stud, words
 from server.engine.errors import Illegal
 from server.engine.moves import Emit
 from server.engine.state import TableState
@@ -55,7 +55,23 @@ def _readable(t: TableState, seat: int) -> bool:
         return False
     if stud.is_stud(t):
         return stud.complete_hand(s, t.board)
-    return len(t.board) == 5 and len(s.cards) == games.hole_count(t.game) and "??" not in s.cards
+    board = 0 if t.game in games.DRAW else 5
+    return (
+        len(t.board) == board and len(s.cards) == games.hole_count(t.game) and "??" not in s.cards
+    )
+
+
+def _best(t: TableState, contenders: dict[int, list[str]]) -> list[int]:
+    """The winning seats by the game's ranking: the draw games' lows (2-7, badugi), or high."""
+    if t.game in games.DRAW:
+        return lowball.best(games.ranking(t.game), contenders)
+    return hands.best_hand(t.game, contenders, t.board)
+
+
+def _name(t: TableState, cards: list[str]) -> str:
+    if t.game in games.DRAW:
+        return lowball.name(games.ranking(t.game), cards)
+    return hands.hand_name(t.game, cards, t.board)
 
 
 def _finish_by_cards(t: TableState, emit: Emit) -> None:
@@ -64,7 +80,7 @@ def _finish_by_cards(t: TableState, emit: Emit) -> None:
     stacks_add: dict[int, int] = {}
     for index, pot in enumerate(pots.layered(t)):
         contenders = {n: _cards(t, n) for n in pot.eligible}
-        high = hands.best_hand(t.game, contenders, board)
+        high = _best(t, contenders)
         low: list[int] = []
         rules = ["13", "23"] if index else ["13"]
         if t.game in games.HI_LO:
@@ -101,7 +117,7 @@ def hand_names(
         if not _readable(t, n):
             continue
         cards = _cards(t, n)
-        parts = [hands.hand_name(t.game, cards, t.board)] if high is None or n in high else []
+        parts = [_name(t, cards)] if high is None or n in high else []
         if t.game in games.HI_LO and (low is None or n in low):
             parts += [low for low in [hands.low_name(t.game, cards, t.board)] if low]
         names[n] = "; ".join(parts)
@@ -225,7 +241,7 @@ def _cards_speak(
     another tabled hand it knows. (Hi/lo: the winner has the best high or the best low.)"""
     if not read:
         return
-    high = hands.best_hand(t.game, known, t.board)
+    high = _best(t, known)
     if t.game in games.HI_LO:
         best = high + hands.best_low(t.game, known, t.board)
         beaten = [w for w in read if w not in best]

@@ -13,7 +13,7 @@ import msgspec
 from protocol.commands import Act, Command
 from protocol.config import Game, Level
 
-Phase = Literal["idle", "betting", "deal", "showdown", "floor", "over"]
+Phase = Literal["idle", "betting", "deal", "draw", "showdown", "floor", "over"]
 
 
 class Seat(msgspec.Struct, array_like=True, gc=False):
@@ -40,6 +40,8 @@ class Seat(msgspec.Struct, array_like=True, gc=False):
     """Cards shown of a hand not yet tabled: the dealer asks for the rest (14-A, 16-A)."""
     up: tuple[str, ...] = ()
     """Stud: the hand's up-cards, in the order dealt (``cards`` are then its down-cards)."""
+    draws: tuple[int, ...] = ()
+    """Draw games: the cards the seat drew in each draw so far, 0 standing pat (public)."""
 
     @property
     def live(self) -> bool:
@@ -178,8 +180,13 @@ class TableState(msgspec.Struct, array_like=True):
     arrived: list[Seat] = []
     """Players who sat down while a hand was in play (9-A, 11-A): at the table, out of the hand,
     dealt in from the next hand (where 11-A allows). A correction replays the hand without them,
-    and a misdeal's redeal re-creates the deal without them (37-C).
-    Last of the fields: snapshots are arrays, and one stored before it was added still decodes."""
+    and a misdeal's redeal re-creates the deal without them (37-C)."""
+    stub: int = 0
+    """Draw games: the cards left in the stub to draw from (RP-25)."""
+    burns: int = 0
+    """Draw games: the burn cards set aside this hand (RP-25-B mixes them into a short stub).
+    The last of the fields: snapshots are arrays, and one stored before a field was added
+    still decodes."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:
@@ -216,6 +223,8 @@ class TableState(msgspec.Struct, array_like=True):
             return f"seat {self.to_act}"
         if self.phase == "deal":
             return f"dealer: deal the {self.next_street}"
+        if self.phase == "draw" and self.to_act is not None:
+            return f"seat {self.to_act} to draw"
         if self.phase == "showdown":
             return "dealer: show, muck or award"
         if self.phase == "idle" and self.holds:

@@ -28,6 +28,7 @@ from protocol.commands import (
     Correction,
     Count,
     Deal,
+    Draw,
     FouledDeck,
     HandForHand,
     HoldHands,
@@ -59,6 +60,7 @@ from server.engine import (
     chips,
     clock,
     corrections,
+    draw,
     flow,
     holds,
     irregular,
@@ -80,7 +82,7 @@ from server.engine.state import Seat, TableState
 from server.engine.unseen import check_unseen
 
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
-RECORDED = (Act, Deal, Show, Muck, Award, Ruling, Irregularity, Clock, Time, ReleaseCards)
+RECORDED = (Act, Deal, Draw, Show, Muck, Award, Ruling, Irregularity, Clock, Time, ReleaseCards)
 
 
 def decide(t: TableState, command: Command, emit: Emit) -> None:
@@ -251,6 +253,8 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
     if t.phase != "deal" or cmd.street != t.next_street:
         due = t.next_street or "nothing"
         raise Illegal("RP-5", f"the {cmd.street} is not due: {due} is next", code="not_due")
+    if draw.is_draw(t):
+        raise Illegal("RP-25", "a draw game deals no street: record each draw", code="not_due")
     if stud.is_stud(t):
         stud.check_street(t, cmd)
         given = [
@@ -362,6 +366,7 @@ HANDLERS: dict[type, Callable[[TableState, Any, Emit], Move]] = {
     Act: _act,
     StartHand: _start,
     Deal: _deal,
+    Draw: draw.draw,
     Show: tabling.show,
     Muck: tabling.muck,
     Award: _award,
