@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.codec import Scenario
-from protocol.commands import Act, Command, Deal, Muck, Show, StartHand, Street
+from protocol.commands import Act, Command, Deal, Draw, Muck, Show, StartHand, Street
 from protocol.config import Game, LevelError, TableConfig
 
 Hand = dict[str, Any]
@@ -34,11 +34,15 @@ GAMES: dict[str, Game] = {
     "F7S": "7S",
     "F7S/8": "7S8",
     "FR": "RAZZ",
+    "F2L3D": "27TD",
+    "N2L1D": "27SD",
+    "FB": "BADUGI",
 }
 """The PHH variants the engine plays, by PHH variant code."""
 
 _STUD = frozenset({"F7S", "F7S/8", "FR"})
-_LIMIT = frozenset({"FT", "FO/8", *_STUD})
+_DRAW = frozenset({"F2L3D", "N2L1D", "FB"})
+_LIMIT = frozenset({"FT", "FO/8", "F2L3D", "FB", *_STUD})
 _STUD_STREETS: tuple[Street, ...] = ("fourth", "fifth", "sixth", "seventh")
 _STREETS: tuple[Street, ...] = ("flop", "turn", "river")
 
@@ -172,6 +176,8 @@ def to_scenario(hand: Hand) -> Scenario:
     # Who posts, by PHH index: heads-up p1 is the big blind (as the reversal above says).
     posters = {0: bb} if dead_small_blind else {1: sb, 0: bb} if n == 2 else {0: sb, 1: bb}
     betting = _Betting(stacks, posters, ante, bba)
+    if variant in _DRAW:
+        return Scenario(config=config, commands=_draw_commands(hand, betting, chips))
     return Scenario(config=config, commands=_commands(hand, betting, chips))
 
 
@@ -352,6 +358,44 @@ def _commands(
                 betting.next_street()
             case _:
                 commands.extend(_act(words, betting, chips, dealt))
+    return commands
+
+
+def _draw_commands(
+    hand: Hand, betting: _Betting, chips: Callable[[int | Decimal | str], int]
+) -> list[Command]:
+    """A draw hand: each seat's draw as one ``draw`` command with the count the dealer saw
+    (the discards and the new cards stay face down, as the hole cards do). PHH lists a
+    round's discards (``sd``) before the cards dealt for them (``d dh``); the draws are
+    recorded once the round's cards are out, in the file's order, which is the table's."""
+    commands: list[Command] = [StartHand()]
+    held: dict[int, list[str]] = {}
+    drawing: list[tuple[int, str]] = []
+    dealt: dict[int, str] = {}
+
+    def draws_done() -> None:
+        for seat, thrown in drawing:
+            commands.append(Draw(seat=seat, count=len(thrown) // 2))
+            kept = [c for c in held.get(seat, []) if c not in _cards(thrown)]
+            held[seat] = kept + _cards(dealt.get(seat, "")) if held.get(seat) else []
+        drawing.clear()
+        dealt.clear()
+        betting.next_street()
+
+    for words in _words(hand):
+        match words:
+            case ["d", "dh", player, cards] if drawing:
+                dealt[_seat(player)] = cards
+            case ["d", "dh", player, cards]:
+                held[_seat(player)] = _cards(cards)
+            case [player, "sd", *thrown] if len(thrown) <= 1:
+                drawing.append((_seat(player), thrown[0] if thrown else ""))
+            case _:
+                if drawing:
+                    draws_done()
+                commands.extend(_act(words, betting, chips, held))
+    if drawing:
+        draws_done()
     return commands
 
 

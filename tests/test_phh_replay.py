@@ -25,6 +25,8 @@ from pokerkit import HandHistory
 
 from protocol import (
     Act,
+    Draw,
+    DrawPrompt,
     ErrorEvent,
     Event,
     HandEnd,
@@ -391,3 +393,34 @@ def test_rp_10_every_wsop_stud_hand_is_brought_in_and_acted_in_the_tables_order(
             prompts = [e for e in events if isinstance(e, Prompt)]
             prompted = prompts[-1].seat if prompts else prompted
         assert _hand_end(run_scenario(scenario)).stacks == phh.finishing_stacks(HANDS[label])
+
+
+DRAW_COUNTS = {"F2L3D": 8, "N2L1D": 7, "FB": 1}
+"""The draw hands of the sample: 2-7 triple draw (seven of the WSOP 2023 Players'
+Championship and a 2019 hand), 2-7 single draw (seven of 2023), the Wikipedia badugi hand."""
+
+
+@pytest.mark.parametrize(("variant", "count"), sorted(DRAW_COUNTS.items()))
+def test_rp_25_every_draw_hand_draws_and_acts_in_the_tables_order(variant: str, count: int) -> None:
+    """Every 2-7 triple draw, 2-7 single draw and badugi hand of the sample: the engine asks
+    the same seat to draw (the first live hand left of the button first, RP-25-D) and to act
+    as the table did, so no recorded draw or action is out of turn, and each ends with the
+    file's stacks (or PokerKit's where the file gives none)."""
+    labels = sorted(label for label in SUPPORTED if HANDS[label]["variant"] == variant)
+    assert len(labels) == count, [k for k in UNSUPPORTED if HANDS[k]["variant"] == variant]
+    draws = 0
+    for label in labels:
+        scenario = SUPPORTED[label]
+        state = new_table(scenario.config)
+        prompted: int | None = None
+        for command in scenario.commands:
+            state, events = apply(state, command)
+            if isinstance(command, Act | Draw):
+                assert command.seat == prompted, f"{label}: {command} but seat {prompted} is next"
+            draws += isinstance(command, Draw)
+            assert not any(isinstance(e, ErrorEvent) for e in events), (label, events)
+            prompts = [e for e in events if isinstance(e, Prompt | DrawPrompt)]
+            prompted = prompts[-1].seat if prompts else prompted
+        expected = phh.finishing_stacks(HANDS[label]) or _pokerkit_stacks(label)
+        assert _hand_end(run_scenario(scenario)).stacks == expected
+    assert draws >= 2, f"{variant}: {draws} draws in {count} hands"
