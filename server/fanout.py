@@ -331,7 +331,7 @@ class Fanout:
                 group.create_task(self._listen(pubsub))
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
 
     async def joined(self, tournament: str) -> None:
         """The tournament's sharded subscription is live: offer the last event of each

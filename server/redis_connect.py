@@ -266,7 +266,7 @@ def subscriber(url: str, host: str | None = None, port: int | None = None) -> Re
 
 
 def _sentinel(primary: SentinelService) -> Sentinel:
-    return Sentinel(  # type: ignore[no-untyped-call]
+    return Sentinel(  # type: ignore[no-untyped-call,unused-ignore]
         list(primary.sentinels),
         username=primary.username,
         password=primary.password,

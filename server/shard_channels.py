@@ -187,6 +187,6 @@ class ShardChannels:
 
 async def _close(node: _Node) -> None:
     with contextlib.suppress(Exception):
-        await node.pubsub.aclose()  # type: ignore[no-untyped-call]
+        await node.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
     with contextlib.suppress(Exception):
         await node.client.aclose()
