@@ -20,12 +20,13 @@ Everything here reads the state; the deal itself is :func:`server.engine.dealing
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from protocol.commands import Act, Deal
 from protocol.events import Prompt
 from server.engine import hands, stub, words
 from server.engine.errors import Illegal
-from server.engine.games import ACE_TO_FIVE, STUD, streets
+from server.engine.games import ACE_TO_FIVE, STUD, STUD_STREETS, streets
 from server.engine.state import Seat, TableState
 
 RANKS = hands.RANK_ORDER
@@ -33,6 +34,10 @@ LOW_RANKS = hands.LOW_ORDER
 """Ranks from lowest to highest with the ace low: razz, and the low half of stud/8."""
 SUITS = "cdhs"
 """Suits from lowest to highest, for the bring-in and for ties (RP-10-D, 21-B)."""
+HIGH_KEYS = {r + s: (RANKS.index(r), SUITS.index(s)) for r in RANKS for s in SUITS}
+LOW_KEYS = {r + s: (LOW_RANKS.index(r), SUITS.index(s)) for r in LOW_RANKS for s in SUITS}
+"""Each card's place (:func:`card_key`), ace high and ace low, looked up once: the boards are
+compared on every street."""
 
 
 def is_stud(t: TableState) -> bool:
@@ -45,7 +50,7 @@ def is_razz(game: str) -> bool:
 
 def card_key(card: str, ace_low: bool = False) -> tuple[int, int]:
     """A card's place by rank (ace high, or low), then by suit."""
-    return (LOW_RANKS if ace_low else RANKS).index(card[0]), SUITS.index(card[1])
+    return (LOW_KEYS if ace_low else HIGH_KEYS)[card]
 
 
 def showing(
@@ -58,15 +63,23 @@ def showing(
     order. Razz: the reverse, every pair counting against the hand and lower ranks better
     (A-2 is the best two cards, K-K the worst), aces low.
     """
+    keys = LOW_KEYS if razz else HIGH_KEYS
+    made, ranks = _made("".join(sorted(c[0] for c in up)), razz)
+    return made, ranks, max(keys[c] for c in up)
+
+
+@cache
+def _made(ranks: str, razz: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the up-cards' ranks (in any order) make, for :func:`showing`: a table of at most
+    2,379 sets of up to four ranks, each worked out once."""
     order = LOW_RANKS if razz else RANKS
-    counts = Counter(c[0] for c in up)
+    counts = Counter(ranks)
     ranked = sorted(counts, key=lambda r: (counts[r], order.index(r)), reverse=True)
     pattern = tuple(sorted(counts.values(), reverse=True))
-    ranks = tuple(order.index(r) for r in ranked)
-    top = max(card_key(c, razz) for c in up)
+    places = tuple(order.index(r) for r in ranked)
     if razz:
-        return tuple(-n for n in pattern), tuple(-r for r in ranks), top
-    return _kind(pattern), ranks, top
+        return tuple(-n for n in pattern), tuple(-r for r in places)
+    return _kind(pattern), places
 
 
 def _kind(pattern: tuple[int, ...]) -> tuple[int, ...]:
@@ -93,14 +106,22 @@ def bringer(game: str, up: dict[int, str]) -> int:
 def best_board(t: TableState) -> int:
     """The live seat whose up-cards show the best hand (razz: the lowest): it acts first
     (RP-10-D) and, with no bet on seventh street, shows first (18-A)."""
-    live = [s for s in t.live() if s.up]
     razz = is_razz(t.game)
-    return max(live, key=lambda s: showing(s.up, razz)).number
+    best, value = 0, None
+    for s in t.seats:
+        if s.up and s.dealt and not s.folded and not s.mucked:
+            shows = showing(s.up, razz)
+            if value is None or shows > value:  # the first of equals, as max gives
+                best, value = s.number, shows
+    if value is None:
+        raise ValueError("no live hand shows a card")
+    return best
 
 
 def bringing_in(t: TableState) -> bool:
-    """Third street before anyone has put a chip in: the bring-in is owed."""
-    return is_stud(t) and t.street == streets(t.game)[0] and t.current_bet == 0
+    """Third street before anyone has put a chip in: the bring-in is owed. (Asked at every
+    prompt and read, in every game: the cheapest test first.)"""
+    return t.current_bet == 0 and t.street == STUD_STREETS[0] and t.game in STUD
 
 
 def before(seat: int) -> int:
