@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.config import Level
+from protocol.config import Game, Level
 from protocol.types import Card, Cards, Chips, Id, Millis, Quantity, SeatNo, Text
 
 Declaration = Literal[
@@ -162,6 +162,8 @@ class SetLevel(_Command, tag="level", frozen=True):
     """A new level is announced; it applies from the next hand (rule 25).
 
     ``min_bet`` as in :class:`Level`: an ante-only level (``blinds`` ``[0, 0]``) must name it.
+    ``game``: a mixed event's next game, dealt from the next hand at this level's limits (a
+    stud game's level has its bring-in); hold'em to stud freezes the button (12-B).
     """
 
     blinds: tuple[Chips, Chips]
@@ -169,6 +171,7 @@ class SetLevel(_Command, tag="level", frozen=True):
     bba: bool = False
     min_bet: Chips = 0
     bring_in: Chips = 0
+    game: Game | None = None
 
     def __post_init__(self) -> None:
         Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)

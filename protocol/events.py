@@ -46,6 +46,8 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     up: dict[int, list[str]] = {}
     """Stud: each seat's up-card (public); ``cards`` are then its down-cards."""
     bring_in: int = 0
+    game: str = ""
+    """The game this hand deals, when a mixed event changed it ("" when it stays)."""
 
 
 class ActionEvent(_Event, tag="action", frozen=True):
@@ -253,6 +255,8 @@ class LevelSet(_Event, tag="level", frozen=True):
     min_bet: int = 0
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A"])
     bring_in: int = 0
+    game: str = ""
+    """A mixed event's game from the next hand ("" when the game stays)."""
 
 
 class Recorded(_Event, tag="recorded", frozen=True):

@@ -12,7 +12,7 @@ from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
 from server.engine import buttons, draw, penalties, presence, stub, stud, stud_exposed, words
 from server.engine.errors import Illegal
-from server.engine.games import streets
+from server.engine.games import DRAW, STUD, streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
 from server.engine.state import TableState
 
@@ -22,8 +22,10 @@ def start_hand(
 ) -> Move:
     """Deal a hand: button and blinds (34-36), posts (RP-11), the penalised seats' kills (74-C).
 
-    A re-deal after a misdeal is the same hand at the same level (37-C)."""
-    if stud.is_stud(t):
+    A re-deal after a misdeal is the same hand at the same level (37-C). A mixed event's game
+    announced for this hand is dealt from it (25)."""
+    game = t.next_game or t.game
+    if game in STUD:
         return _start_stud(t, cmd, emit, redeal, level)
     where = buttons.next_positions(t)
     if where is None:
@@ -68,10 +70,10 @@ def start_hand(
     for seat in cmd.cards:
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
-    if draw.is_draw(t):
-        draw.check_hands(t, cmd.cards)
+    if game in DRAW:
+        draw.check_hands(game, cmd.cards)
     presence.check_absent(cmd.absent, list(where.dealt))
-    stud_exposed.check_first_deal(t, cmd.exposed, list(where.dealt))
+    stud_exposed.check_first_deal(game, cmd.exposed, list(where.dealt))
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
     if where.button != correct:
         rules.append("36-A")
@@ -99,6 +101,7 @@ def start_hand(
             redeal=redeal,
             rules=rules,
             text=f"Hand {t.hand + 1}: button {where.button}, {blinds}",
+            game=t.next_game,
         )
     )
     if where.button != correct:
@@ -124,6 +127,7 @@ def _start_stud(
 ) -> Move:
     """Antes from every seat with chips, two down-cards and one up-card each; the action
     starts with the bring-in (RP-10), or left of it when the ante put it all-in (RP-10-E)."""
+    game = t.next_game or t.game
     dealt = [s.number for s in t.seats if s.stack > 0]
     if len(dealt) < 2:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
@@ -147,7 +151,7 @@ def _start_stud(
         if seat not in dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     presence.check_absent(cmd.absent, dealt)
-    stud_exposed.check_first_deal(t, cmd.exposed, dealt)
+    stud_exposed.check_first_deal(game, cmd.exposed, dealt)
     for seat, down in cmd.cards.items():
         if len(down) != 2:
             raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
@@ -160,8 +164,8 @@ def _start_stud(
             posts.append(Post(n, "ante", paid, paid == s.stack))
     penalised = [n for n in dealt if t.penalties.get(n, 0) > 0]
     up = {n: list(cmd.up[n]) for n in dealt}
-    opener = stud.bringer(t.game, {n: up[n][0] for n in dealt})
-    which = "highest" if stud.is_razz(t.game) else "lowest"
+    opener = stud.bringer(game, {n: up[n][0] for n in dealt})
+    which = "highest" if stud.is_razz(game) else "lowest"
     text = (
         f"Hand {t.hand + 1}: seat {opener} has the {which} up-card ({up[opener][0]}) and brings"
         f" it in, {words.chips(level.bring_in)} (RP-10)"
@@ -170,10 +174,16 @@ def _start_stud(
     if cmd.exposed:
         text += "; " + stud_exposed.first_deal_text(cmd.exposed, up, opener)
         rules.append("RP-10-A")
+    button = t.button
+    if t.started and (where := buttons.next_positions(t)) is not None:
+        # 12-B: after a flop game the button stays where the next flop hand has it.
+        button = where.button
+        text += f"; the button stays on seat {button} while stud is dealt (12-B)"
+        rules.append("12-B")
     emit(
         HandStart(
             hand=t.hand + 1,
-            button=t.button,
+            button=button,
             small_blind=None,
             big_blind=0,
             blinds=level.blinds,
@@ -187,6 +197,7 @@ def _start_stud(
             text=text,
             up=up,
             bring_in=level.bring_in,
+            game=t.next_game,
         )
     )
     penalties.kill_penalised(t, penalised, emit)

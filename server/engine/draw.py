@@ -188,9 +188,9 @@ def _done(t: TableState) -> Dealt:
     )
 
 
-def check_hands(t: TableState, cards: dict[int, list[str]]) -> None:
+def check_hands(game: str, cards: dict[int, list[str]]) -> None:
     """The hands dealt, when entered, are whole: five cards (badugi four)."""
-    want = games.hole_count(t.game)
+    want = games.hole_count(game)
     for seat, hand in cards.items():
         if len(hand) != want:
-            raise Illegal("", f"seat {seat}: {t.game} deals {want} cards, not {len(hand)}")
+            raise Illegal("", f"seat {seat}: {game} deals {want} cards, not {len(hand)}")

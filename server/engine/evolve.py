@@ -159,6 +159,7 @@ def evolve(t: TableState, e: Event) -> None:
             t.chips = tuple(e.chips)
         case LevelSet():
             t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet, e.bring_in)
+            t.next_game = e.game or t.next_game
         case HandsHeld():
             reason = f"{e.rules[0] if e.rules else ''}|{e.reason}"
             t.holds = {**t.holds, e.hold: reason}
@@ -209,9 +210,9 @@ def _become(t: TableState, other: TableState) -> None:
 def _restore(t: TableState) -> None:
     """Back to the table as it was before the hand: every chip returns (misdeal, 37-C)."""
     assert t.base is not None, "no hand to undo"
-    announced, holds, h4h, arrived = t.next_level, t.holds, t.h4h, t.arrived
+    announced, game, holds, h4h, arrived = t.next_level, t.next_game, t.holds, t.h4h, t.arrived
     _become(t, msgspec.structs.replace(t.base))
-    t.next_level = announced or t.next_level
+    t.next_level, t.next_game = announced or t.next_level, game or t.next_game
     # Holds and hand-for-hand are the tournament's orders, and players who sat down during the
     # hand are not in it: none of them is part of the hand undone.
     t.holds, t.h4h, t.arrived = holds, h4h, arrived
@@ -231,12 +232,18 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     )
     t.base = base
     t.history = [StartHand(cards=e.cards, button=e.button, up=e.up)]
-    # A dead small blind sits where the last big blind was; on a table's first hand (34,
-    # ``dead_small_blind``) there was none, and the next button stays where this one is.
-    dead_at = t.big_blind if t.started else e.button
-    t.sb_pos = e.small_blind if e.small_blind is not None else dead_at
-    t.hand, t.started, t.button = e.hand, True, e.button
-    t.small_blind, t.big_blind = e.small_blind, e.big_blind
+    if e.game:
+        t.game, t.next_game = e.game, ""  # type: ignore[assignment]
+    t.hand = e.hand
+    if t.game not in games.STUD:
+        # A dead small blind sits where the last big blind was; on a table's first hand (34,
+        # ``dead_small_blind``) there was none, and the next button stays where this one is.
+        # Stud leaves the rotation as the last flop hand left it: the button is frozen where
+        # the next flop hand has it (12-B).
+        dead_at = t.big_blind if t.started else e.button
+        t.sb_pos = e.small_blind if e.small_blind is not None else dead_at
+        t.started, t.button = True, e.button
+        t.small_blind, t.big_blind = e.small_blind, e.big_blind
     level = Level(e.blinds, e.ante, e.bba, e.min_bet, e.bring_in)
     if not e.redeal or t.next_level == level:
         t.next_level = None

@@ -185,8 +185,10 @@ class TableState(msgspec.Struct, array_like=True):
     """Draw games: the cards left in the stub to draw from (RP-25)."""
     burns: int = 0
     """Draw games: the burn cards set aside this hand (RP-25-B mixes them into a short stub).
-    The last of the fields: snapshots are arrays, and one stored before a field was added
-    still decodes."""
+    """
+    next_game: str = ""
+    """A mixed event's game announced for the next hand (25), "" when it stays. The last of the
+    fields: snapshots are arrays, and one stored before a field was added still decodes."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:

@@ -18,15 +18,15 @@ from protocol.commands import Irregularity
 from protocol.events import Irregular
 from server.engine import betting, stud
 from server.engine.errors import Illegal
-from server.engine.games import streets
+from server.engine.games import STUD, streets
 from server.engine.moves import Emit, Move
 from server.engine.state import TableState
 from server.engine.unseen import check_unseen
 
 
-def check_first_deal(t: TableState, exposed: list[int], dealt: list[int]) -> None:
+def check_first_deal(game: str, exposed: list[int], dealt: list[int]) -> None:
     """``start_hand.exposed`` is for stud's first deal, and names seats dealt in."""
-    if exposed and not stud.is_stud(t):
+    if exposed and game not in STUD:
         raise Illegal(
             "37-A",
             "a down-card exposed on the first deal of a flop game is a misdeal (37-A-6): "

@@ -76,6 +76,7 @@ from server.engine.buttons import next_positions
 from server.engine.dealing import dealt, start_hand
 from server.engine.errors import Illegal
 from server.engine.evolve import evolve
+from server.engine.games import STUD
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
 from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_raise, read
 from server.engine.state import Seat, TableState
@@ -120,9 +121,14 @@ def _award(t: TableState, cmd: Award, emit: Emit) -> Move:
 
 
 def _level(t: TableState, cmd: SetLevel, emit: Emit) -> Move:
-    if stud.is_stud(t) != bool(cmd.bring_in):
-        raise Illegal("RP-10", "a stud level has a bring-in, a flop game's none")
-    emit(LevelSet(cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet, bring_in=cmd.bring_in))
+    game = cmd.game or t.next_game or t.game
+    if (game in STUD) != bool(cmd.bring_in):
+        raise Illegal("RP-10", f"{game}: a stud level has a bring-in, the other games none")
+    emit(
+        LevelSet(
+            cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet, bring_in=cmd.bring_in, game=cmd.game or ""
+        )
+    )
     return None
 
 

@@ -1,0 +1,133 @@
+"""12-B and 25 at a mixed game's table, through the replay format: a level names the next game.
+
+A mixed event (H.O.R.S.E., 8-game) changes game with the level: ``level.game`` announces the
+game and its limits, and the next hand deals it (25). Going from a flop game to stud, the
+button moves to where the next flop hand would have it and stays there while stud is dealt;
+back to the flop game, the button starts from there (12-B). The draw games have a button and
+blinds, so the button moves on through them as through hold'em. RP-18 asks nothing of the
+table: stud and stud/8 may come in any order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support import last, of_type, play
+
+Cmd = dict[str, Any]
+SEATS = {n: 10_000 for n in range(1, 7)}
+HOLDEM = {"type": "level", "blinds": [50, 100], "game": "LHE"}
+STUD = {"type": "level", "blinds": [0, 0], "ante": 25, "min_bet": 100, "bring_in": 25}
+UP = {str(n): [card] for n, card in zip(range(1, 7), ["2c", "9d", "Th", "Js", "Qc", "Kd"])}
+
+
+def lhe() -> dict[str, Any]:
+    return {"game": "LHE", "blinds": [50, 100], "seats": SEATS, "button": 1}
+
+
+def folded_round(first: int) -> list[Cmd]:
+    """Everyone folds to the big blind, starting with ``first``."""
+    seats = [(first - 1 + i) % 6 + 1 for i in range(5)]
+    return [{"type": "act", "seat": n, "declare": "fold"} for n in seats]
+
+
+def holdem_hand(button: int) -> list[Cmd]:
+    """A hold'em hand with the button on ``button``: all fold to the big blind."""
+    return [{"type": "start_hand"}, *folded_round((button + 2) % 6 + 1)]
+
+
+def stud_hand(bringer: int = 1) -> list[Cmd]:
+    """A stud hand: ``bringer`` brings it in (seat 1's 2c in stud, seat 6's Kd in razz),
+    everyone else folds to it."""
+    others = [(bringer + i) % 6 + 1 for i in range(5)]
+    return [
+        {"type": "start_hand", "up": UP},
+        {"type": "act", "seat": bringer, "declare": "bring_in"},
+        *({"type": "act", "seat": n, "declare": "fold"} for n in others),
+    ]
+
+
+def starts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return of_type(events, "hand_start")
+
+
+def test_12_b_stud_freezes_the_button_where_the_next_flop_hand_has_it() -> None:
+    """Two hold'em hands (buttons 1 and 2), then a stud level: the stud hands show the button
+    on seat 3, where hand 3 of hold'em would have had it, hand after hand; hold'em again
+    starts there: button 3, small blind 4, big blind 5 — the hand the stud level put off."""
+    game = "7S"
+    commands = [
+        *holdem_hand(1),
+        *holdem_hand(2),
+        {**STUD, "game": game},
+        *stud_hand(),
+        *stud_hand(),
+        HOLDEM,
+        *holdem_hand(3),
+    ]
+    events = play(lhe(), commands)
+    assert not of_type(events, "error"), of_type(events, "error")
+    hands = starts(events)
+    assert [h["button"] for h in hands] == [1, 2, 3, 3, 3]
+    assert [h["game"] for h in hands] == ["", "", "7S", "", "LHE"]
+    for stud in hands[2:4]:
+        assert "12-B" in stud["rules"] and "the button stays on seat 3" in stud["text"]
+        assert stud["big_blind"] == 0 and stud["posts"][0]["kind"] == "ante"
+    back = hands[4]
+    assert (back["small_blind"], back["big_blind"]) == (4, 5)
+    assert "12-B" not in back["rules"]
+    only_holdem = starts(play(lhe(), [*holdem_hand(1), *holdem_hand(2), *holdem_hand(3)]))
+    assert {k: back[k] for k in ("button", "small_blind", "big_blind")} == {
+        k: only_holdem[2][k] for k in ("button", "small_blind", "big_blind")
+    }
+
+
+def test_25_the_new_game_waits_for_the_next_hand() -> None:
+    """A stud level announced during a hold'em hand: that hand plays on as hold'em, the next
+    deals stud (a hand with up-cards); a hold'em start_hand then, without up-cards, is refused."""
+    commands = [
+        {"type": "start_hand"},
+        {**STUD, "game": "RAZZ"},
+        *folded_round(4),
+        {"type": "start_hand"},
+    ]
+    events = play(lhe(), commands)
+    assert last(events, "hand_end")["hand"] == 1
+    assert last(events, "error")["code"] == "up_cards_needed"
+    events = play(lhe(), [*commands[:-1], {"type": "start_hand", "up": UP}])
+    razz = starts(events)[-1]
+    assert razz["game"] == "RAZZ"
+    # Razz: the highest up-card (Kd, seat 6) brings it in.
+    assert last(events, "prompt")["seat"] == 6 and last(events, "prompt")["bring_in"] == 25
+
+
+def test_rp_10_a_stud_level_has_a_bring_in_and_the_other_games_none() -> None:
+    """The level must suit the game it announces: refused both ways, naming the game."""
+    no_bring_in = {"type": "level", "blinds": [0, 0], "ante": 25, "min_bet": 100, "game": "7S8"}
+    events = play(lhe(), [no_bring_in])
+    assert last(events, "error")["rule"] == "RP-10"
+    assert "7S8" in last(events, "error")["message"]
+    events = play(lhe(), [{**STUD, "game": "7S"}, {**STUD, "game": "27TD"}])
+    assert last(events, "error")["rule"] == "RP-10"
+    events = play(lhe(), [{**STUD, "game": "7S"}, {**STUD}])  # the stud level stands
+    assert not of_type(events, "error")
+
+
+def test_rp_18_stud_and_stud_8_in_any_order_and_a_draw_game_moves_the_button() -> None:
+    """Stud/8 straight after razz and stud after stud/8 (RP-18 does not require them to be
+    consecutive or apart); a draw game after stud starts from the frozen button and moves it on
+    hand by hand, as hold'em does."""
+    commands = [
+        *holdem_hand(1),
+        {**STUD, "game": "RAZZ"},
+        *stud_hand(bringer=6),
+        {**STUD, "game": "7S8"},
+        *stud_hand(),
+        {"type": "level", "blinds": [50, 100], "game": "27TD"},
+        *holdem_hand(2),
+        *holdem_hand(3),
+    ]
+    events = play(lhe(), commands)
+    hands = starts(events)
+    assert [h["game"] for h in hands] == ["", "RAZZ", "7S8", "27TD", ""]
+    assert [h["button"] for h in hands] == [1, 2, 2, 2, 3]
