@@ -18,7 +18,7 @@ Cmd = dict[str, Any]
 SEATS = {n: 10_000 for n in range(1, 7)}
 HOLDEM = {"type": "level", "blinds": [50, 100], "game": "LHE"}
 STUD = {"type": "level", "blinds": [0, 0], "ante": 25, "min_bet": 100, "bring_in": 25}
-UP = {str(n): [card] for n, card in zip(range(1, 7), ["2c", "9d", "Th", "Js", "Qc", "Kd"])}
+UP = {str(n): [card] for n, card in enumerate(["2c", "9d", "Th", "Js", "Qc", "Kd"], 1)}
 
 
 def lhe() -> dict[str, Any]:
