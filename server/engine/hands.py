@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import combinations, islice
 from math import prod
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
@@ -44,10 +44,10 @@ def razz_five(cards: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     with PokerKit's ace-to-five entry index (the smaller, the lower). Of equally low fives, the
     first in the order of combinations, as PokerKit's own ``min`` over them picks. A showdown
     reads each hand for the winner, its name and the odd chip (21-B): read once."""
-    fives = list(combinations(cards, 5))
     products = map(prod, combinations([LOW_PRIMES[c[0]] for c in cards], 5))
-    index, at = min((_low_index(product), i) for i, product in enumerate(products))
-    return index, fives[at]
+    indices = list(map(_low_index, products))
+    index = min(indices)
+    return index, next(islice(combinations(cards, 5), indices.index(index), None))
 
 
 @cache
