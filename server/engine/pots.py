@@ -26,9 +26,18 @@ def layered(t: TableState, returned: dict[int, int] | None = None) -> list[Pot]:
     ``returned`` takes uncalled chips off their owners first, as at the end of a round.
     """
     back = returned or {}
-    paid = {s.number: s.paid - back.get(s.number, 0) for s in t.seats if s.paid > 0}
-    live = [s.number for s in t.live()]
+    paid: dict[int, int] = {}
+    live: list[int] = []
+    for s in t.seats:
+        if s.paid > 0:
+            paid[s.number] = s.paid - back.get(s.number, 0)
+        if s.dealt and not s.folded and not s.mucked:
+            live.append(s.number)
     levels = sorted({paid.get(n, 0) for n in live})
+    if len(levels) == 1:
+        # Every live hand put in the same: one pot, everything in it (asked at every round's
+        # end and at the showdown, this is most hands).
+        return [Pot(sum(paid.values()) + t.dead, tuple(live))]
     pots: list[Pot] = []
     floor = 0
     for level in levels:
