@@ -46,7 +46,9 @@ from protocol.commands import (
     ReleaseHands,
     SetButton,
 )
+from protocol.config import Game
 from protocol.tournament import (
+    STUD_GAMES,
     AllInReleased,
     BreakTable,
     ChipRace,
@@ -70,6 +72,7 @@ from protocol.tournament import (
     TournamentCommand,
     TournamentEvent,
     Unregistered,
+    table_game,
 )
 from server import engine, tournament
 from server.engine import TableState
@@ -156,14 +159,29 @@ def stamp(command: TournamentCommand, tables: dict[str, TableState]) -> Tourname
     return msgspec.structs.replace(command, playing=playing)
 
 
+def _mixed_game(state: TournamentState, step: int) -> Game | None:
+    """A mixed event's game at step ``step``, as a table names it; None when every level plays
+    the structure's game (the tables' level commands then name none, as before), and for a
+    stud level without a bring-in, which no table can deal (the clock holds every table,
+    ``game_not_dealt``)."""
+    structure = state.structure
+    game = structure.game_at(step)
+    if not any(s.game for s in structure.levels) or (
+        game in STUD_GAMES and not structure.levels[step].bring_in
+    ):
+        return None
+    return table_game(game)
+
+
 def table_config(state: TournamentState, button: int = 1) -> TableConfig:
     level = tournament.level_in_force(state)
     return TableConfig(
-        game=state.structure.game,
+        game=table_game(state.structure.game_at(state.clock.step)),
         blinds=level.blinds,
         ante=level.ante,
         bba=level.bba,
         min_bet=level.min_bet,
+        bring_in=level.bring_in,
         chips=state.structure.chips,
         seats={},
         button=button,
@@ -188,11 +206,17 @@ def order(
         case Moved():
             return _move(tables, event.from_table, event.from_seat, event.table, event.seat)
         case LevelStarted():
+            level = SetLevel(
+                event.blinds,
+                event.ante,
+                event.bba,
+                event.min_bet,
+                event.bring_in,
+                game=_mixed_game(state, event.step),
+            )
             lines: list[TableLine] = []
             for table in sorted(tables):
-                lines += to(
-                    tables, table, SetLevel(event.blinds, event.ante, event.bba, event.min_bet)
-                )
+                lines += to(tables, table, level)
             return lines
         case ChipsAdded():
             kind: ChipsKind = "add_on" if event.kind == "add_on" else "rebuy"

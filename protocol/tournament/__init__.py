@@ -79,6 +79,7 @@ from protocol.tournament.structure import (
     ShotClock,
     Step,
     Structure,
+    table_game,
 )
 from protocol.tournament.tables import (
     STAFF_ONLY,
@@ -214,4 +215,5 @@ __all__ = [
     "decode_tournament_scenario",
     "is_tournament_scenario",
     "public",
+    "table_game",
 ]

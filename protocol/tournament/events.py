@@ -192,6 +192,8 @@ class LevelStarted(_TournamentEvent, tag="level_started", frozen=True):
     rules: list[str] = msgspec.field(default_factory=lambda: ["25-A", "25-B"])
     text: str = ""
     game: str = ""
+    bring_in: int = 0
+    """A stud level's bring-in (RP-10)."""
     """The level's game when the structure names one (mixed games, 12-B)."""
 
 

@@ -21,9 +21,21 @@ Seconds = Annotated[int, msgspec.Meta(ge=0, le=3600)]
 Percent = Annotated[float, msgspec.Meta(ge=0, le=100)]
 Place = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
 TableSize = Annotated[int, msgspec.Meta(ge=2, le=10)]
-LevelGame = Literal["NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "STUD", "STUD8", "RAZZ"]
-"""A level's game in a mixed event: the flop games a table deals, and the stud games (12-B)."""
-STUD_GAMES = frozenset({"STUD", "STUD8", "RAZZ"})
+LevelGame = Literal[
+    "NLHE", "PLHE", "LHE", "NLO", "PLO", "PLO8", "LO8", "7S", "7S8", "RAZZ",
+    "27TD", "27SD", "BADUGI", "STUD", "STUD8",
+]  # fmt: skip
+"""A level's game in a mixed event: any game a table deals (12-B freezes the button for stud);
+``STUD`` and ``STUD8`` are the older names of ``7S`` and ``7S8``."""
+STUD_GAMES = frozenset({"7S", "7S8", "RAZZ", "STUD", "STUD8"})
+ALIASES: dict[str, Game] = {"STUD": "7S", "STUD8": "7S8"}
+
+
+def table_game(game: str) -> Game:
+    """The table's name of a level's game (``STUD`` is ``7S``)."""
+    return ALIASES.get(game) or game  # type: ignore[return-value]
+
+
 Players = Annotated[int, msgspec.Meta(ge=0, le=10)]
 
 
@@ -45,6 +57,9 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     game: LevelGame | None = None
     """The level's game in a mixed event (the structure's ``game`` when not named); going from
     hold'em to stud freezes the button (12-B)."""
+    bring_in: Chips = 0
+    """A stud level's bring-in (RP-10): the tables deal it at this level's ante and small bet
+    (``min_bet``); without one they deal no hand (``game_not_dealt``)."""
 
     @property
     def is_break(self) -> bool:
@@ -52,7 +67,7 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
 
     @property
     def level(self) -> Level:
-        return Level(self.blinds, self.ante, self.bba, self.min_bet)
+        return Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)
 
     @property
     def length_ms(self) -> int:

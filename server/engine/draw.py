@@ -23,6 +23,9 @@ to draw are not known until they throw, so Tablewire applies the procedure at th
 stub cannot serve, for that draw. The seats after it draw from the new stub, and the procedure
 applies again if that runs short. A seat's own discards are not in the muck it is dealt from:
 the dealer takes them as the new cards are pushed (RP-25-D).
+
+A card dealt that is already in play is a duplicate (37-E): one in a hand, a folded hand or a
+discard entered, until C shuffles the muck back into the stub.
 """
 
 from __future__ import annotations
@@ -111,8 +114,10 @@ def draw(t: TableState, cmd: Draw, emit: Emit) -> Move:
         raise Illegal("", f"seat {s.number} holds {held}: it cannot throw {' '.join(cmd.thrown)}")
     if len(set(cmd.thrown)) != len(cmd.thrown) and "??" not in cmd.thrown:
         raise Illegal("", "a card is thrown twice")
-    check_unseen(t, [c for c in cmd.cards if c != "??"])
-    emit(_drawn(t, s, cmd))
+    drawn = _drawn(t, s, cmd)
+    # Before RP-25-C the folded hands and the discards are in the muck; after it, in the stub.
+    check_unseen(t, [c for c in cmd.cards if c != "??"], live_only="RP-25-C" in drawn.rules)
+    emit(drawn)
     nxt = _next_drawer(t, s.number)
     if nxt is not None:
         emit(_prompt(t, nxt))

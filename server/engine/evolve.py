@@ -290,13 +290,20 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.sa = False
     # Draw games: the stub is what the deal left (RP-25).
     t.stub = games.DECK - games.hole_count(t.game) * len(dealt) if t.game in games.DRAW else 0
-    t.burns = 0
+    t.burns, t.muck = 0, ()
 
 
 def _drawn(t: TableState, e: Drawn) -> None:
     """A seat drew: the new cards replace the discards when both were entered and the hand
     was known; otherwise the hand is unknown until it is tabled."""
     s = _seat(t, e.seat)
+    if "RP-25-C" in e.rules:
+        # The muck, folded hands included, went back into the stub: none of it is out now.
+        t.muck = ()
+        for other in t.seats:
+            if other.dealt and not other.live:
+                other.cards = ()
+    t.muck = (*t.muck, *(c for c in e.thrown if c != "??"))
     s.draws = (*s.draws, e.count)
     if e.count and s.cards:
         kept = [c for c in s.cards if c not in e.thrown]
@@ -486,6 +493,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False
         s.cards, s.face_up, s.up, s.draws = (), (), (), ()
     t.seats = [s for s in t.seats if s.number not in busted]
+    t.muck = ()
     _seat_arrived(t)
     t.phase, t.to_act, t.floor, t.dead = "idle", None, [], 0
     t.current_bet = t.bets = 0

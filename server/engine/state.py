@@ -187,8 +187,11 @@ class TableState(msgspec.Struct, array_like=True):
     """Draw games: the burn cards set aside this hand (RP-25-B mixes them into a short stub).
     """
     next_game: str = ""
-    """A mixed event's game announced for the next hand (25), "" when it stays. The last of the
-    fields: snapshots are arrays, and one stored before a field was added still decodes."""
+    """A mixed event's game announced for the next hand (25), "" when it stays."""
+    muck: tuple[str, ...] = ()
+    """Draw games: the discards entered since the muck was last shuffled into the stub
+    (RP-25-C): dealt again before that, one is a duplicate card (37-E). The last of the fields:
+    snapshots are arrays, and one stored before a field was added still decodes."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:

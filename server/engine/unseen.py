@@ -7,11 +7,17 @@ from server.engine.errors import Illegal
 from server.engine.state import TableState
 
 
-def check_unseen(t: TableState, cards: list[str]) -> None:
+def check_unseen(t: TableState, cards: list[str], live_only: bool = False) -> None:
+    """``live_only``: the muck was shuffled back into the stub (RP-25-C), so only the cards of
+    the hands still live (and the board) are in play."""
     seen = set(t.board)
     for s in t.seats:
+        if live_only and not s.live:
+            continue
         seen.update(s.cards)
         seen.update(s.up)
+    if not live_only:
+        seen.update(t.muck)
     for c in cards:
         if c in seen or cards.count(c) > 1:
             raise Illegal("37-E", f"{c} is already in play: a duplicate card means a fouled deck")

@@ -68,11 +68,11 @@ def hold(t: TournamentState, at: int) -> TournamentIllegal | None:
             "25-A", f"the tournament is on a break until {until}: no new hand", code="on_break"
         )
     game = t.structure.game_at(t.clock.step)
-    if game in STUD_GAMES:
+    if game in STUD_GAMES and not level_in_force(t).bring_in:
         return TournamentIllegal(
-            "12-B",
-            f"level {t.structure.level_number(t.clock.step)} is {game}: these tables deal flop "
-            "games only (the button stays frozen for hold'em)",
+            "RP-10",
+            f"level {t.structure.level_number(t.clock.step)} is {game} without a bring-in: no"
+            " stud hand can be dealt until the structure names one",
             code="game_not_dealt",
         )
     return None
@@ -243,6 +243,7 @@ def _enter(t: TournamentState, index: int, at: int, emit: Emit) -> None:
             ante=level.ante,
             bba=level.bba,
             min_bet=level.min_bet,
+            bring_in=level.bring_in,
             at=at,
             ends_at=ends,
             hands=step.hands,

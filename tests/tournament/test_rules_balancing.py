@@ -380,7 +380,8 @@ def test_rule_12_b_the_button_freezes_for_stud_and_hold_em_starts_from_it() -> N
     assert brk["buttons"] == {"1": 2, "2": 2} and brk["rules"] == ["12-B"]
     assert events(frozen, "level_started")[0]["game"] == "STUD"
     error = table_events(s.do(table("1", {"type": "start_hand"})), "1", "error")[0]
-    assert (error["code"], error["rule"]) == ("game_not_dealt", "12-B")
+    # A stud level the structure gives no bring-in cannot be dealt (RP-10).
+    assert (error["code"], error["rule"]) == ("game_not_dealt", "RP-10")
     # A stud hand ends at table 2, seat 8 busted by seat 7 (reported to the tournament alone,
     # as a stud table would): the button does not move.
     state = s.replay.state
@@ -407,6 +408,34 @@ def test_rule_12_b_the_button_freezes_for_stud_and_hold_em_starts_from_it() -> N
     again = s.do(t({"type": "next_level"}, at=4000))
     assert events(again, "button_unfrozen")[0]["buttons"] == {"1": 2, "2": 2}
     assert _start(s.hand("1", {}, [1]), "1")["button"] == 2
+
+
+def test_rule_12_b_the_tables_deal_stud_from_the_frozen_button_and_hold_em_again_from_it() -> None:
+    """A stud level with its bring-in (and the table's name, ``7S``): every table deals stud,
+    its hand_start showing the frozen button (12-B) and the stud antes; a stud hand moves no
+    button; hold'em again deals from the frozen button."""
+    mixed = _mixed()["levels"]
+    mixed[1] = {**mixed[1], "game": "7S", "ante": 25, "bring_in": 50}
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=mixed)
+    s.hand("1", {}, [1])
+    frozen = s.do(t({"type": "next_level"}, at=2000))
+    assert events(frozen, "button_frozen")[0]["buttons"]["1"] == 2
+    assert events(frozen, "level_started")[0]["bring_in"] == 50
+    up = {str(n): [f"{'23456789'[n]}c"] for n in range(1, 8)}
+    for _ in range(2):
+        started = s.do(table("1", {"type": "start_hand", "up": up}, at=s.now + 1))
+        stud = _start(started, "1")
+        assert stud["button"] == 2 and "12-B" in stud["rules"] and stud["game"] in ("7S", "")
+        assert {p["kind"] for p in stud["posts"]} == {"ante"}
+        assert table_events(started, "1", "prompt")[0]["bring_in"] == 50
+        s.do(table("1", {"type": "act", "seat": 1, "declare": "bring_in"}))
+        for n in range(2, 8):
+            s.do(table("1", {"type": "act", "seat": n, "declare": "fold"}))
+        assert s.replay.tables["1"].phase == "idle"
+    s.do(t({"type": "next_level"}, at=4000))
+    holdem = _start(s.hand("1", {}, [1]), "1")
+    assert (holdem["button"], holdem["small_blind"], holdem["big_blind"]) == (2, 3, 4)
+    assert holdem["game"] == "NLHE"
 
 
 def test_rule_74_a_penalty_being_served_follows_the_player_across_a_move() -> None:

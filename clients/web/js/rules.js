@@ -109,7 +109,13 @@ const LINES = {
   "RP-10-H": "Stud: a short stub on seventh street: burns mixed in, or one community card every hand plays.",
   "RP-11": "Big-blind ante: the big blind is posted first, then the ante from what is left.",
   "RP-16": "The chips of a player away from the table are carried to the new seat by staff, who are named.",
+  "RP-17": "Single draw: a player may limp (just call the big blind).",
   "RP-24": "A player may ask the amount to call or whether they may raise; the dealer answers.",
+  "RP-25": "Draw: each hand draws in turn from the left of the button; a short stub is made up as the steps say.",
+  "RP-25-A": "Draw: the last card of the stub is used when it completes the draw.",
+  "RP-25-B": "Draw: the stub short: the burns are mixed in; no burn if every card is needed.",
+  "RP-25-C": "Draw: still short: stub, burns and muck are shuffled, one card burnt, the draw dealt.",
+  "RP-25-D": "Draw: the dealer pushes the new cards and takes the discards together, seat by seat in turn.",
   "RP-26": "The floor gives penalties as the recommended procedures set out.",
   "RP-28": "Shot clock: each action has its time, the first action may have less; a time-bank card adds time.",
 };
