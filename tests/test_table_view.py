@@ -47,6 +47,7 @@ CORPUS_SKIPPED = {
     "tests.test_table_view",
     "tests.test_properties",  # random hands drive the engine directly, not through play
     "tests.test_differential_pokerkit",
+    "tests.test_differential_stud",  # 1,200 random hands through its own lockstep, not play
     "tests.test_phh_replay",
     "tests.test_engine_imports",
 }
