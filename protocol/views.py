@@ -142,6 +142,10 @@ class _Table(_View, frozen=True, tag_field="view"):
     """Actions out of turn waiting on the action to their seats (55)."""
     bring_in: int = 0
     """Stud's bring-in (RP-10)."""
+    seventh: str = ""
+    """Stud, while the dealer waits to deal seventh street: the procedure of a short stub
+    (RP-10-H) — ``A`` (the burns mixed in, a card to each hand), ``B`` or ``C`` (one community
+    card) — or "" when the stub is enough (as sixth street's ``round_end`` says)."""
 
 
 class TableView(_Table, frozen=True, tag="staff"):

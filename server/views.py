@@ -28,11 +28,13 @@ from protocol.views import (
     TableView,
 )
 from protocol.wire import Snapshot, encoder
-from server.engine import Seat, TableState
+from server.engine import Seat, TableState, stub
 from server.engine.buttons import next_positions
 from server.engine.flow import prompt_for
+from server.engine.games import streets
 from server.engine.pots import layered
 from server.engine.state import PendingCall
+from server.engine.stud import is_stud
 
 _decode = msgspec.json.Decoder()
 SNAPSHOTS_KEPT = 64
@@ -188,6 +190,13 @@ def _prompt(state: TableState) -> Prompt | None:
     return prompt_for(state, seat) if seat is not None else None
 
 
+def _seventh(state: TableState) -> str:
+    """The short stub's procedure for the seventh street the dealer deals next (RP-10-H)."""
+    if not is_stud(state) or state.phase != "deal" or state.next_street != streets(state.game)[-1]:
+        return ""
+    return stub.seventh(state).procedure
+
+
 def _table(kind: type[V], state: TableState, public: bool) -> V:
     """Every field of the view, read from the engine state one by one."""
     in_front = {s.number: s.bet for s in state.seats if s.bet}
@@ -226,6 +235,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         next_street=state.next_street,
         min_bet=state.level.min_bet,
         bring_in=state.level.bring_in,
+        seventh=_seventh(state),
         out_of_turn=[
             OutOfTurnView(seat=p.seat, act=p.act, rule=p.rule, skipped=list(p.skipped))
             for p in state.pending

@@ -60,7 +60,7 @@ function render() {
   $("table-name").textContent = `Table ${model.table}`;
   document.title = `Dealer · Table ${model.table} · Tablewire`;
   // A tournament's table has the level (and the clock) in the strip under the header.
-  const level = station.feed.clock.view ? "" : model.levelText();
+  const level = station.feed.clock.view ? "" : model.levelText(true);
   const summary = [v.hand ? `Hand ${v.hand}` : "", v.hand ? streetName(v.street) : "", level, model.waitingOn].filter(Boolean);
   $("summary").textContent = summary.join(" · ");
   if (entry.from != null && (v.phase !== "betting" || entry.from === v.to_act || !liveSeats().some((s) => s.seat === entry.from))) entry.from = null;
@@ -85,7 +85,7 @@ function renderAction() {
   const v = model.view;
   const p = model.prompt;
   if (entry.hand !== v.hand) Object.assign(entry, { hand: v.hand, winners: {} });
-  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds, v.cards_held]);
+  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.up, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds, v.cards_held, v.game, v.seventh]);
   renderInto($("action"), sig, () => {
     // RP-8-F: the hand-for-hand all-in waits for the floor; nothing is dealt or shown.
     if (v.cards_held) return h("div", { class: "floor-wait" }, h("h2", {}, "Waiting for the floor"), h("p", { class: "call-text" }, "The all-in stays face down and nothing is dealt until the floor releases it."));

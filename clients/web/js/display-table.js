@@ -3,11 +3,18 @@
 // each seat with its number, name, stack (127.3M and in big blinds), D/SB/BB, the seat's
 // state, and its cards: face up when the rules exposed them, else card backs for a live hand.
 // Bets sit between the seats and the middle, where the pot and the board are.
+//
+// Stud (RP-10): eight places (four along the top, four along the bottom), each hand as it lies
+// — the down-cards as backs, the up-cards face up in the order they were dealt — the seat that
+// brings it in, and seventh street's community card in the middle when the stub ran short
+// (RP-10-H). A down-card is drawn face up only when the display was sent it: shown at the
+// showdown or turned up all-in.
 
 import { cardsLabel } from "./format.js";
-import { card, clockLeft, h, seatLabel, seatState } from "./ui.js";
+import { card, clockLeft, h, seatLabel, seatState, studCards } from "./ui.js";
 import { fitText, inBigBlinds, shortChips } from "./display-words.js";
 import { resultLines, winnersOf } from "./display-result.js";
+import { eightPlaces, isStud, owesBringIn, studPlace } from "./stud.js";
 
 // Where each seat and its bet sit, in percent of the table area.
 const PLACES = {
@@ -18,6 +25,10 @@ const BETS = {
   1: [39, 69], 2: [16, 69], 3: [27, 50], 4: [16, 31], 5: [39, 31],
   6: [61, 31], 7: [84, 31], 8: [73, 50], 9: [84, 69], 10: [61, 69],
 };
+// A stud table's eight places (stud.js studPlace): four along the top, four along the bottom,
+// wider seats for seven cards a hand.
+const STUD_PLACES = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, Object.values(studPlace(n, 14, 86))]));
+const STUD_BETS = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, Object.values(studPlace(n, 33, 67))]));
 
 // Games dealing four hole cards (the card backs drawn for a live hand).
 const FOUR_CARD_GAMES = new Set(["NLO", "PLO", "PLO8", "LO8"]);
@@ -26,6 +37,11 @@ const at = ([x, y]) => ({ left: `${x}%`, top: `${y}%` });
 
 function markers(v, n) {
   const out = [];
+  if (isStud(v)) {
+    // No button and no blinds in stud; the seat that brought it in, on third street.
+    if (v.bring_in_seat === n && v.street === "third") out.push(h("span", { class: "marker bring-in", "aria-hidden": "true" }, "Bring-in"));
+    return out;
+  }
   if (v.button === n) out.push(h("span", { class: "marker button", "aria-hidden": "true" }, "D"));
   if (v.small_blind === n) out.push(h("span", { class: "marker sb", "aria-hidden": "true" }, "SB"));
   if (v.big_blind === n) out.push(h("span", { class: "marker bb", "aria-hidden": "true" }, "BB"));
@@ -33,6 +49,10 @@ function markers(v, n) {
 }
 
 function holeCards(v, s) {
+  if (isStud(v)) {
+    if (!(s.in_hand || s.shown || s.result) || (v.phase === "idle" && !s.result) || !(s.up?.length || s.cards?.length)) return [];
+    return [studCards(v, s, s.cards || [], "small")];
+  }
   if (s.cards?.length) return s.cards.map((c) => card(c, "small"));
   if (!s.in_hand || v.phase === "idle") return [];
   const n = FOUR_CARD_GAMES.has(v.game) ? 4 : 2;
@@ -40,7 +60,14 @@ function holeCards(v, s) {
     Array.from({ length: n }, () => h("span", { class: "card small back" })))];
 }
 
-function seatBox(v, s, { live, won }) {
+/** The flag of the seat to act: its clock, or in stud the bring-in it owes. */
+function actFlag(v, model, n, clocked) {
+  if (clocked) return clockLeft(v.clock);
+  if (isStud(v) && owesBringIn(model.prompt) === n) return `Bring in ${shortChips(model.prompt.bring_in)}`;
+  return "To act";
+}
+
+function seatBox(v, s, { live, won, model, places, result }) {
   const n = s.seat;
   const classes = ["seat"];
   if (live && v.to_act === n) classes.push("to-act");
@@ -49,12 +76,12 @@ function seatBox(v, s, { live, won }) {
   if (won) classes.push("winner");
   const clocked = live && v.clock?.seat === n;
   const state = won ? "Winner" : seatState(v, s);
-  const flag = live && v.to_act === n ? h("span", { class: "act-flag" }, clocked ? clockLeft(v.clock) : "To act") : null;
+  const flag = live && v.to_act === n ? h("span", { class: "act-flag" }, actFlag(v, model, n, clocked)) : null;
   const name = h("span", { class: "name", dataset: { full: s.name || `Seat ${n}` } });
-  const cards = holeCards(v, s);
+  const cards = holeCards(result ? { ...v, street: result.street, board: result.board } : v, s);
   return h(
     "div",
-    { class: classes.join(" "), style: at(PLACES[n]), role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : ""), dataset: { seat: n } },
+    { class: classes.join(" "), style: at(places[n]), role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : ""), dataset: { seat: n } },
     h("div", { class: "seat-head" }, h("span", { class: "seat-no" }, `${n}`), name),
     h("div", { class: "stack-line" }, h("span", { class: "stack" }, shortChips(s.stack)), h("span", { class: "in-bb" }, inBigBlinds(s.stack, v.blinds?.[1]))),
     h("div", { class: "seat-foot" }, live ? markers(v, n) : [], flag || (state ? h("span", { class: "state" }, state) : null)),
@@ -63,14 +90,18 @@ function seatBox(v, s, { live, won }) {
 }
 
 /** The place of a player who went out in the hand held up: name, "Out" and the hand. */
-function goneBox(result, n) {
+function goneBox(v, result, n, places) {
   const name = result.names?.[n] || `Seat ${n}`;
+  const stud = isStud(v) && (result.up?.[n]?.length || result.cards[n]?.length);
+  const hole = stud
+    ? [studCards({ ...v, street: result.street, board: result.board }, { up: result.up?.[n] || [] }, result.cards[n] || [], "small")]
+    : (result.cards[n] || []).map((c) => card(c, "small"));
   return h(
     "div",
-    { class: "seat out gone", style: at(PLACES[n]), role: "group", "aria-label": `Seat ${n}, ${name}, out`, dataset: { place: n } },
+    { class: "seat out gone", style: at(places[n]), role: "group", "aria-label": `Seat ${n}, ${name}, out`, dataset: { place: n } },
     h("div", { class: "seat-head" }, h("span", { class: "seat-no" }, `${n}`), h("span", { class: "name", dataset: { full: name } })),
     h("div", { class: "seat-foot" }, h("span", { class: "state" }, "Out")),
-    result.cards[n]?.length ? h("div", { class: "hole" }, result.cards[n].map((c) => card(c, "small"))) : null,
+    hole.length ? h("div", { class: "hole" }, hole) : null,
   );
 }
 
@@ -83,11 +114,14 @@ function centre(v, model, result) {
         playing ? h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, shortChips(model.potWithBets))) : null,
         playing && v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${shortChips(p)}`))) : null,
       ];
+  // Stud's one community card (RP-10-H) is named as such.
+  const community = isStud(v) && board.length;
   return h(
     "div",
     { class: result ? "centre held" : "centre" },
     top,
-    h("div", { class: "board", id: "board", role: "group", "aria-label": board.length ? `Board: ${cardsLabel(board)}` : "Board: no cards" }, board.map((c) => card(c))),
+    community ? h("div", { class: "community-label" }, "Community card") : null,
+    h("div", { class: "board", id: "board", role: "group", "aria-label": board.length ? `${community ? "Community card" : "Board"}: ${cardsLabel(board)}` : "Board: no cards" }, board.map((c) => card(c))),
   );
 }
 
@@ -96,15 +130,20 @@ function centre(v, model, result) {
 export function renderDisplayTable(container, model, result) {
   const v = model.view;
   const won = result ? winnersOf(result) : new Set();
+  const eight = eightPlaces(v);
+  const places = eight ? STUD_PLACES : PLACES;
+  const bets = eight ? STUD_BETS : BETS;
+  container.classList.toggle("stud", isStud(v));
+  container.classList.toggle("eight", eight);
   const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
   for (const live of v.seats) {
-    const s = result ? { ...live, cards: result.cards[live.seat] || [] } : live;
-    nodes.push(seatBox(v, s, { live: !result, won: won.has(s.seat) }));
-    if (s.bet) nodes.push(h("div", { class: "bet", style: at(BETS[s.seat]), dataset: { seat: s.seat }, "aria-hidden": "true" }, shortChips(s.bet)));
+    const s = result ? { ...live, cards: result.cards[live.seat] || [], up: result.up?.[live.seat] || [], result: Boolean(result.up?.[live.seat] || result.cards[live.seat]) } : live;
+    nodes.push(seatBox(v, s, { live: !result, won: won.has(s.seat), model, places, result }));
+    if (s.bet) nodes.push(h("div", { class: "bet", style: at(bets[s.seat]), dataset: { seat: s.seat }, "aria-hidden": "true" }, shortChips(s.bet)));
   }
-  for (const n of result?.busted || []) nodes.push(goneBox(result, n));
-  // A dead button (34) sits on an empty seat's place.
-  if (!result && v.hand && v.button && !v.seats.some((s) => s.seat === v.button)) {
+  for (const n of result?.busted || []) if (places[n]) nodes.push(goneBox(v, result, n, places));
+  // A dead button (34) sits on an empty seat's place; stud has no button.
+  if (!result && !isStud(v) && v.hand && v.button && !v.seats.some((s) => s.seat === v.button)) {
     nodes.push(h("div", { class: "dead-button", style: at(PLACES[v.button]), role: "img", "aria-label": `Dead button on seat ${v.button}` }, h("span", { class: "marker button" }, "D"), " Dead button"));
   }
   nodes.push(centre(v, model, result));

@@ -11,6 +11,7 @@ import { heldResult, holdSeconds, resultLines } from "./display-result.js";
 import { renderDisplayTable } from "./display-table.js";
 import { shortChips } from "./display-words.js";
 import { holdsOf, seatChangeText } from "./table-holds.js";
+import { isStud, studLevel } from "./stud.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -48,9 +49,15 @@ function wake(ms) {
 }
 
 function levelText(v) {
+  if (isStud(v)) return studLevel(v, shortChips);
   if (!v.blinds?.[1]) return "";
   const ante = v.ante ? ` · ${v.bba ? "BB ante" : "Ante"} ${shortChips(v.ante)}` : "";
   return `Blinds ${shortChips(v.blinds[0])}/${shortChips(v.blinds[1])}${ante}`;
+}
+
+function nextText(v, next) {
+  if (isStud(v)) return studLevel({ ...next, bring_in: next.bring_in || v.bring_in, min_bet: next.min_bet || v.min_bet }, shortChips);
+  return `${shortChips(next.blinds[0])}/${shortChips(next.blinds[1])}${next.ante ? ` ante ${shortChips(next.ante)}` : ""}`;
 }
 
 function renderHeader(v) {
@@ -58,7 +65,7 @@ function renderHeader(v) {
   const next = v.next_level;
   $("level").replaceChildren(
     levelText(v),
-    next ? h("span", { class: "next" }, ` · Next: ${shortChips(next.blinds[0])}/${shortChips(next.blinds[1])}${next.ante ? ` ante ${shortChips(next.ante)}` : ""}`) : "",
+    next ? h("span", { class: "next" }, ` · Next: ${nextText(v, next)}`) : "",
   );
 }
 

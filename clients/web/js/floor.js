@@ -13,6 +13,8 @@ import { clockWords, levelUpText, nextSecond } from "./level-strip.js";
 import { withClock, withTournament } from "./tournament-feed.js";
 import { FloorBoard } from "./floor-board.js";
 import { FloorMoves } from "./floor-moves.js";
+import { renderSeats } from "./floor-seats.js";
+import { owesBringIn } from "./stud.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -113,7 +115,7 @@ function tileFacts(m) {
   return {
     hand: v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "No hand yet",
     pot: `Pot ${fmt(m.potWithBets)}`,
-    act: v.to_act != null ? `Seat ${v.to_act}${toAct?.name ? ` (${toAct.name})` : ""} to act` : waiting(m),
+    act: v.to_act != null ? `Seat ${v.to_act}${toAct?.name ? ` (${toAct.name})` : ""} to ${owesBringIn(m.prompt) === v.to_act ? "bring it in" : "act"}` : waiting(m),
     clock: v.clock ? clockLeft(v.clock) : "",
     penalties,
     calls: v.floor.length,
@@ -156,6 +158,7 @@ function renderTiles(all) {
 
 function renderDetail(m) {
   const log = $("log");
+  renderSeats($("seats"), m);
   if (!m) {
     $("detail-title").textContent = "No table selected";
     $("tools").replaceChildren();

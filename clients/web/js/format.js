@@ -50,7 +50,11 @@ export function rulesOf(event) {
   return [];
 }
 
-const STREET_NAMES = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+const STREET_NAMES = {
+  preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown",
+  // Stud (RP-10)
+  third: "Third street", fourth: "Fourth street", fifth: "Fifth street", sixth: "Sixth street", seventh: "Seventh street",
+};
 export function streetName(street) {
   return STREET_NAMES[street] ?? capital(street || "");
 }
@@ -65,7 +69,7 @@ export function describe(event) {
     case "recorded":
       return null;
     case "dealt":
-      text = `${streetName(event.street)} dealt${event.cards?.length ? ": " + event.cards.join(" ") : ""}`;
+      text = dealtText(event);
       break;
     case "shown":
       text = event.mucked
@@ -109,6 +113,22 @@ export function describe(event) {
       if (!text) text = capital(words(t));
   }
   return { text: plain(text), rules };
+}
+
+/** A street dealt: the board's cards; in stud each hand's up-card ("Fourth street: Kh to seat
+ * 1, 9s to seat 3") or seventh street face down, never a down-card; a short stub's community
+ * card with the procedure (RP-10-H). */
+function dealtText(event) {
+  const name = streetName(event.street);
+  const up = Object.entries(event.up || {});
+  if (up.length) return `${name}: ${up.map(([seat, cards]) => `${cards.join(" ")} to seat ${seat}`).join(", ")}`;
+  if (event.street === "seventh") {
+    const why = event.text ? `. ${capital(event.text.replace(/^Seventh street: /, ""))}` : "";
+    const card = event.cards?.filter((c) => c !== "??").join(" ");
+    if (event.cards?.length) return `${name}: community card ${card || "(not entered)"}${why}`;
+    return `${name} dealt face down${why}`;
+  }
+  return `${name} dealt${event.cards?.length ? ": " + event.cards.join(" ") : ""}`;
 }
 
 /** "the main pot" for pot 0, then "side pot 1", "side pot 2" ... */

@@ -5,6 +5,8 @@
 
 import { describe, entryKind, fmt, words } from "./format.js";
 import { applyHoldEvent, carryHolds, emptyHolds, holdsFromSnapshot, holdsOf } from "./table-holds.js";
+import { isStud, procedureOf, studLevel } from "./stud.js";
+import { shortChips } from "./display-words.js";
 
 const LOG_KEEP = 300;
 export const DEFAULT_CHIPS = [25, 100, 500, 1000, 5000, 25000, 100000];
@@ -40,6 +42,12 @@ export function emptyView() {
     awards: {},
     chips: null,
     out_of_turn: [],
+    // Stud (RP-10): the level's bring-in and small bet, the seat that brought it in this hand,
+    // and seventh street's procedure from a short stub (RP-10-H).
+    bring_in: 0,
+    min_bet: 0,
+    bring_in_seat: null,
+    seventh: "",
     ...emptyHolds(),
   };
 }
@@ -56,6 +64,7 @@ function seatFrom(s) {
     shown: Boolean(s.shown),
     waiting: Boolean(s.waiting),
     cards: Array.isArray(s.cards) ? [...s.cards] : [],
+    up: Array.isArray(s.up) ? [...s.up] : [],
     penalty: s.penalty || 0,
   };
   return settle(seat);
@@ -95,6 +104,11 @@ export function callText(call) {
   return `Floor, ${who}: ${call.options.map(words).join(" or ")} (${call.rule})`;
 }
 
+/** A stud level's bring-in and small bet, kept with the next level (RP-10). */
+function studNext(level) {
+  return level?.bring_in ? { bring_in: level.bring_in, min_bet: level.min_bet || 0 } : {};
+}
+
 function clockFrom(c) {
   if (!c) return null;
   if (Array.isArray(c)) return { seat: c[0], expires: c[1], deadline: c[1] - 5000 };
@@ -105,17 +119,24 @@ function clockFrom(c) {
  * and the winners' hands in words, who is out, and when (ms) it ended. */
 function heldHand(v, e) {
   const cards = Object.fromEntries(v.seats.filter((s) => s.cards.length).map((s) => [s.seat, [...s.cards]]));
+  // Stud: the up-cards of the hands still in at the end, shown with them.
+  const up = Object.fromEntries(v.seats.filter((s) => s.up?.length && (s.in_hand || s.shown)).map((s) => [s.seat, [...s.up]]));
   const busted = [...(e.busted || [])];
   const names = Object.fromEntries(v.seats.filter((s) => busted.includes(s.seat)).map((s) => [s.seat, s.name]));
-  return { hand: e.hand, board: [...v.board], cards, names, pots: clone(e.pots || []), busted, ended: Date.now() };
+  return { hand: e.hand, street: v.street, board: [...v.board], cards, up, names, pots: clone(e.pots || []), busted, ended: Date.now() };
 }
 
 /** After a snapshot, the history tells the hand that ended: its board, the cards shown, the
  * pots and who is out (heldHand; the names of those out are not in the snapshot). */
 function recallHand(r, e) {
-  const held = (r.held ||= { board: [], cards: {}, ended: null });
-  if (e.type === "hand_start" || e.type === "misdeal") Object.assign(held, { board: [], cards: {}, ended: null });
-  if (e.type === "dealt") held.board = [...(e.board || [])];
+  const held = (r.held ||= { board: [], cards: {}, up: {}, folded: [], street: "", ended: null });
+  if (e.type === "hand_start" || e.type === "misdeal") Object.assign(held, { board: [], cards: {}, up: clone(e.up || {}), folded: [], street: "", ended: null });
+  if (e.type === "dealt") {
+    held.board = [...(e.board || [])];
+    held.street = e.street;
+    for (const [seat, cards] of Object.entries(e.up || {})) held.up[seat] = [...(held.up[seat] || []), ...cards];
+  }
+  if (e.type === "action" && e.action === "fold") held.folded.push(e.seat);
   if (e.type === "shown" && !e.mucked && e.cards?.length) held.cards[e.seat] = [...e.cards];
   if (e.type === "expose_all") Object.assign(held.cards, clone(e.cards || {}));
   if (e.type === "hand_end" && !e.void) held.ended = e;
@@ -188,7 +209,7 @@ export class TableModel {
     view.clock = clockFrom(state.clock);
     view.awards = {};
     const next = state.next_level;
-    view.next_level = next ? { blinds: [...next.blinds], ante: next.ante || 0, bba: Boolean(next.bba) } : null;
+    view.next_level = next ? { blinds: [...next.blinds], ante: next.ante || 0, bba: Boolean(next.bba), ...studNext(next) } : null;
     view.chips = state.chips ?? previous.chips ?? null;
     Object.assign(view, holdsFromSnapshot(state, previous));
     this.view = view;
@@ -221,7 +242,7 @@ export class TableModel {
         r.prompt = event;
         break;
       case "hand_start":
-        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand, recorded: null });
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand, recorded: null, bringIn: null });
         if (!event.redeal) r.level = null;
         break;
       case "hand_end":
@@ -240,8 +261,11 @@ export class TableModel {
       case "award":
         r.awards[event.pot] = [...event.winners];
         break;
+      case "action":
+        if (event.action === "bring_in") r.bringIn = event.seat;
+        break;
       case "level":
-        r.level = { blinds: [...event.blinds], ante: event.ante || 0, bba: Boolean(event.bba) };
+        r.level = { blinds: [...event.blinds], ante: event.ante || 0, bba: Boolean(event.bba), ...studNext(event) };
         break;
       default:
         break;
@@ -252,7 +276,10 @@ export class TableModel {
   recalled(r) {
     const v = this.view;
     const ended = r.held?.ended;
-    if (v.phase === "idle" && ended?.hand === v.hand) this.lastHand = { ...heldHand({ seats: [], board: r.held.board }, ended), cards: r.held.cards };
+    if (v.phase === "idle" && ended?.hand === v.hand) {
+      const up = Object.fromEntries(Object.entries(r.held.up).filter(([seat]) => !r.held.folded.includes(Number(seat))));
+      this.lastHand = { ...heldHand({ seats: [], board: r.held.board, street: r.held.street }, ended), cards: r.held.cards, up };
+    }
     if (!this.prompt && r.prompt && v.phase === "betting" && v.to_act === r.prompt.seat) this.prompt = r.prompt;
     if (v.phase !== "idle" && (r.hand == null || r.hand === v.hand)) {
       for (const s of v.seats) {
@@ -262,6 +289,7 @@ export class TableModel {
       }
       v.awards = { ...r.awards, ...v.awards };
       this.lastRecorded = r.recorded ?? null;
+      if (r.bringIn != null) v.bring_in_seat = r.bringIn;
     }
     if (!v.next_level && r.level) v.next_level = r.level;
     for (const call of v.floor) {
@@ -350,6 +378,7 @@ export class TableModel {
         this.prompt = null;
         v.clock = null;
         v.next_street = e.next;
+        v.seventh = procedureOf(e);
         v.pots = [...(e.pots || [])];
         v.phase = e.next === "showdown" ? "showdown" : e.next === "" ? "over" : "deal";
         break;
@@ -358,6 +387,17 @@ export class TableModel {
           v.pot_total += s.bet;
           s.bet = 0;
         }
+        // Stud: each hand's up-card, and seventh street's down-cards where the station sees
+        // them (staff; a display is never sent them).
+        for (const [seat, cards] of Object.entries(e.up || {})) {
+          const s = v.seats.find((x) => x.seat === Number(seat));
+          if (s) s.up = [...(s.up || []), ...cards];
+        }
+        for (const [seat, cards] of Object.entries(e.down || {})) {
+          const s = v.seats.find((x) => x.seat === Number(seat));
+          if (s) s.cards = [...s.cards, ...cards];
+        }
+        v.seventh = "";
         v.board = [...(e.board || [])];
         v.street = e.street;
         v.current_bet = 0;
@@ -457,7 +497,7 @@ export class TableModel {
         v.seats = v.seats.filter((s) => s.seat !== e.seat);
         break;
       case "level":
-        v.next_level = { blinds: [...e.blinds], ante: e.ante || 0, bba: Boolean(e.bba) };
+        v.next_level = { blinds: [...e.blinds], ante: e.ante || 0, bba: Boolean(e.bba), ...studNext(e) };
         break;
       default:
         break;
@@ -477,6 +517,11 @@ export class TableModel {
     v.out_of_turn = (v.out_of_turn || []).filter((p) => p.seat !== e.seat);
     if (e.action === "fold") s.folded = true;
     settle(s);
+    if (e.action === "bring_in") {
+      // Stud: the bring-in opens third street, forced too (an absent seat's, 32).
+      v.bring_in_seat = e.seat;
+      v.current_bet = Math.max(v.current_bet, e.total);
+    }
     if (e.action === "fold" || e.forced) return;
     if (e.total > v.current_bet) v.current_bet = e.total;
   }
@@ -490,17 +535,23 @@ export class TableModel {
     v.big_blind = e.big_blind;
     const level = { blinds: [...e.blinds], ante: e.ante || 0, bba: Boolean(e.bba) };
     const next = v.next_level;
-    if (!e.redeal || (next && JSON.stringify(next) === JSON.stringify(level))) v.next_level = null;
+    if (!e.redeal || (next && JSON.stringify(next) === JSON.stringify({ ...level, ...studNext(next) }))) v.next_level = null;
     v.blinds = level.blinds;
     v.ante = level.ante;
     v.bba = level.bba;
     const dealt = new Set(e.dealt || []);
     const cards = e.cards || {};
+    const up = e.up || {};
+    // A mixed event changes the game between hands: the hand says its game when it changed.
+    if (e.game) v.game = e.game;
+    const stud = isStud(v) || Object.keys(up).length > 0;
+    if (stud) Object.assign(v, { bring_in: e.bring_in ?? v.bring_in, min_bet: e.min_bet || v.min_bet, bring_in_seat: null, seventh: "" });
     for (const s of v.seats) {
       s.bet = 0;
       s.dealt = dealt.has(s.seat);
       s.folded = s.shown = s.mucked = false;
       s.cards = [...(cards[s.seat] || cards[String(s.seat)] || [])];
+      s.up = [...(up[s.seat] || up[String(s.seat)] || [])];
       if (s.dealt) s.waiting = false;
       if (s.penalty && s.dealt) s.penalty -= 1;
     }
@@ -514,10 +565,10 @@ export class TableModel {
     v.seats.forEach(settle);
     v.pot_total = middle;
     v.pots = [];
-    v.street = "preflop";
+    v.street = stud ? "third" : "preflop";
     v.board = [];
     v.next_street = "";
-    v.current_bet = e.blinds[1];
+    v.current_bet = stud ? 0 : e.blinds[1];
     v.phase = "betting";
     v.to_act = null;
     this.prompt = null;
@@ -542,6 +593,7 @@ export class TableModel {
       s.bet = 0;
       s.dealt = s.folded = s.shown = s.mucked = false;
       s.cards = [];
+      s.up = [];
       settle(s);
     }
     v.seats = v.seats.filter((s) => !busted.has(s.seat));
@@ -555,6 +607,8 @@ export class TableModel {
     v.awards = {};
     v.clock = null;
     v.out_of_turn = [];
+    v.bring_in_seat = null;
+    v.seventh = "";
     this.base = null;
     this.lastRecorded = null;
   }
@@ -613,8 +667,10 @@ export class TableModel {
     return "";
   }
 
-  levelText() {
+  /** The level in words; `short`: chips as 1.5M and no "Limit" (a narrow header). */
+  levelText(short = false) {
     const v = this.view;
+    if (isStud(v)) return short ? studLevel(v, shortChips, true) : studLevel(v, fmt);
     const parts = [];
     if (v.blinds?.[1]) parts.push(`Blinds ${fmt(v.blinds[0])}/${fmt(v.blinds[1])}`);
     if (v.ante) parts.push(`${v.bba ? "BB ante" : "Ante"} ${fmt(v.ante)}`);

@@ -3,6 +3,7 @@
 
 import { cardsLabel, fmt, parseCard, streetName } from "./format.js";
 import { ruleLine } from "./rules.js";
+import { downCount, eightPlaces, isStud, MOST_HANDS, studHand, studPlace } from "./stud.js";
 
 /** h("button", {class: "x", onclick}, "text", child...) */
 export function h(tag, attrs = {}, ...children) {
@@ -88,18 +89,70 @@ export function cardList(cards, size = "") {
   return cards.map((c) => card(c, size));
 }
 
+/** A card face down: its back, nothing written on it. */
+export function cardBack(size = "") {
+  return h("span", { class: `card ${size} back`, "aria-hidden": "true" });
+}
+
+/** A stud hand as it lies in front of the seat (stud.js studHand): the down-cards as backs
+ * unless `down` gives them face up, the up-cards face up, in the order they were dealt. */
+export function studCards(v, s, down = [], size = "small") {
+  const cards = studHand(v, s, down);
+  const backs = cards.filter((c) => !c.code).length;
+  const label = [
+    s.up?.length ? `showing ${cardsLabel(s.up)}` : "",
+    backs ? `${backs} card${backs > 1 ? "s" : ""} face down` : "",
+  ].filter(Boolean).join("; ");
+  return h(
+    "span",
+    { class: "stud-hand", role: "img", "aria-label": label || "no cards", dataset: { cards: cards.length } },
+    cards.map((c) => {
+      if (!c.code) return cardBack(size);
+      const el = card(c.code, size);
+      el.removeAttribute("role");
+      el.setAttribute("aria-hidden", "true");
+      if (!c.up) el.classList.add("down");
+      return el;
+    }),
+  );
+}
+
+/** A stud hand in two rows, for a seat too narrow for seven cards in a line: the up-cards in
+ * the order they were dealt, then the down-cards (backs unless `down` gives them). */
+function studRows(v, s, down) {
+  const downs = Array.from({ length: downCount(v, s) }, (_, i) => (down[i] && down[i] !== "??" ? card(down[i], "small") : cardBack("small")));
+  return [
+    s.up?.length ? h("div", { class: "hole up-row", role: "img", "aria-label": `showing ${cardsLabel(s.up)}` }, cardList(s.up, "small")) : null,
+    h("div", { class: "hole down-row", dataset: { down: downs.length } }, downs),
+  ];
+}
+
+/** What a screen reader says of a seat's cards: stud's up-cards and down-cards apart. */
+function cardsWords(v, s, cards) {
+  if (!isStud(v)) return cards?.length ? `cards ${cardsLabel(cards)}` : "";
+  const parts = [];
+  if (s.up?.length) parts.push(`showing ${cardsLabel(s.up)}`);
+  if (cards?.length) parts.push(`down ${cardsLabel(cards)}`);
+  return parts.join(", ");
+}
+
 // --- the oval table ---------------------------------------------------------------------
 
 /** Where seat `n` (1-10) sits around the oval, in percent of the table area. Seat 1 is on
  * the dealer's left; the dealer's place is at the bottom centre. */
-export function seatPosition(n, stretch = { x: 39, y: 40 }) {
-  const angle = ((90 + (360 / 11) * n) * Math.PI) / 180;
+export function seatPosition(n, stretch = { x: 39, y: 40 }, places = 10) {
+  const angle = ((90 + (360 / (places + 1)) * n) * Math.PI) / 180;
   return { x: 50 + stretch.x * Math.cos(angle), y: 50 + stretch.y * Math.sin(angle) };
 }
 
 function markers(v, n) {
   const out = [];
   if (!v.hand) return out;
+  // Stud has no button and no blinds: the seat that brought it in is marked on third street.
+  if (isStud(v)) {
+    if (v.bring_in_seat === n && v.street === "third" && v.phase !== "idle") out.push(["Bring-in", "bring-in", "brought it in"]);
+    return out;
+  }
   if (v.button === n) out.push(["D", "button", "dealer button"]);
   if (v.small_blind === n) out.push(["SB", "sb", "small blind"]);
   if (v.big_blind === n) out.push(["BB", "bb", "big blind"]);
@@ -116,14 +169,16 @@ export function seatState(v, s) {
   return "";
 }
 
-/** The words a screen reader says for a seat. */
-export function seatLabel(v, s, clockText = "") {
+/** The words a screen reader says for a seat; `cards` are the cards drawn face up for it (by
+ * default all it holds, as a display has them). */
+export function seatLabel(v, s, clockText = "", cards = s.cards) {
   const parts = [`Seat ${s.seat}${s.name ? `, ${s.name}` : ""}`, `stack ${fmt(s.stack)}`];
   if (s.bet) parts.push(`bet ${fmt(s.bet)}`);
   for (const [, , words] of markers(v, s.seat)) parts.push(words);
   const state = seatState(v, s);
   if (state) parts.push(state.toLowerCase());
-  if (s.cards?.length) parts.push(`cards ${cardsLabel(s.cards)}`);
+  const held = cardsWords(v, s, cards);
+  if (held) parts.push(held);
   if (v.to_act === s.seat) parts.push("to act");
   if (clockText) parts.push(clockText);
   return parts.join(", ");
@@ -149,15 +204,29 @@ export function clockLeft(clock, now = Date.now()) {
 
 /**
  * The oval table: 10 seat places (empty ones faint), bets in front of the seats, and in the
- * middle the pot and the board. `cards(s)` says which cards of a seat to draw.
+ * middle the pot and the board. `cards(s)` says which cards of a seat to draw face up (stud:
+ * which of its down-cards; its up-cards always are). A stud table takes eight places, four
+ * along the top and four along the bottom at the heights `studRowsAt` (percent); `rows` draws
+ * a stud hand's up-cards in a row and its down-cards under them.
  */
-export function renderTable(container, model, { cards = (s) => s.cards, empties = true, size = "", stretch } = {}) {
+export function renderTable(container, model, { cards = (s) => s.cards, empties = true, size = "", stretch, rows = false, studRowsAt = [11, 89] } = {}) {
   const v = model.view;
+  const stud = isStud(v);
+  const eight = eightPlaces(v);
+  const places = eight ? MOST_HANDS : 10;
+  // Where seat n sits (scale 1) and where its bet goes (0.55: nearer the middle).
+  const placeOf = (n, scale = 1) => {
+    if (eight) return studPlace(n, 50 - (50 - studRowsAt[0]) * scale, 50 + (studRowsAt[1] - 50) * scale);
+    return seatPosition(n, scale === 1 ? stretch : { x: (stretch?.x ?? 39) * 0.6, y: (stretch?.y ?? 40) * 0.55 }, places);
+  };
+  container.classList.toggle("eight", eight);
+  container.classList.toggle("stud", stud);
+  container.dataset.places = places;
   const bySeat = new Map(v.seats.map((s) => [s.seat, s]));
   const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
-  for (let n = 1; n <= 10; n += 1) {
+  for (let n = 1; n <= places; n += 1) {
     const s = bySeat.get(n);
-    const at = seatPosition(n, stretch);
+    const at = placeOf(n);
     const style = { left: `${at.x}%`, top: `${at.y}%` };
     if (!s) {
       // A dead button (the button on an empty seat) is drawn there all the same.
@@ -173,10 +242,13 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
     if (s.all_in) classes.push("all-in");
     const shown = cards(s) || [];
     const state = seatState(v, s);
+    // Stud: the hand as it lies, up-cards face up and down-cards as backs, while it is live.
+    const studRow = stud && v.phase !== "idle" && (s.in_hand || s.shown) && (s.up?.length || shown.length);
+    const hole = studRow ? (rows ? studRows(v, s, shown) : h("div", { class: "hole" }, studCards(v, s, shown))) : shown.length ? h("div", { class: "hole" }, cardList(shown, "small")) : null;
     nodes.push(
       h(
         "div",
-        { class: classes.join(" "), style, role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : ""), dataset: { seat: n } },
+        { class: classes.join(" "), style, role: "group", "aria-label": seatLabel(v, s, clocked ? "on the clock" : "", shown), dataset: { seat: n } },
         h(
           "div",
           { class: "seat-head" },
@@ -186,12 +258,12 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
         markers(v, n).length ? h("span", { class: "markers" }, markers(v, n).map(([text, cls]) => h("span", { class: `marker ${cls}` }, text))) : null,
         h("div", { class: "stack" }, fmt(s.stack)),
         state ? h("div", { class: "state" }, state) : null,
-        shown.length ? h("div", { class: "hole" }, cardList(shown, "small")) : null,
+        hole,
         v.to_act === n ? h("div", { class: "act-flag" }, clock || "To act") : null,
       ),
     );
     if (s.bet) {
-      const b = seatPosition(n, { x: (stretch?.x ?? 39) * 0.6, y: (stretch?.y ?? 40) * 0.55 });
+      const b = placeOf(n, 0.55);
       nodes.push(h("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, dataset: { seat: n }, "aria-hidden": "true" }, fmt(s.bet)));
     }
   }
@@ -205,7 +277,8 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
       h("div", { class: "street", id: "street" }, v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "No hand yet"),
       h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, fmt(model.potWithBets))),
       v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${fmt(p)}`))) : null,
-      h("div", { class: "board", id: "board", role: "group", "aria-label": v.board.length ? `Board: ${cardsLabel(v.board)}` : "Board: no cards" }, board),
+      stud && v.board.length ? h("div", { class: "community-label" }, "Community card") : null,
+      h("div", { class: "board", id: "board", role: "group", "aria-label": v.board.length ? `${stud ? "Community card" : "Board"}: ${cardsLabel(v.board)}` : "Board: no cards" }, board),
     ),
   );
   container.replaceChildren(...nodes);

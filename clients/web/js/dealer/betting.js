@@ -7,6 +7,8 @@ import { h } from "../ui.js";
 import { act, actingSeat, alert, entry, resetEntry, send, station } from "./context.js";
 import { confirmWith } from "./confirm.js";
 import { askAmount } from "./numpad.js";
+import { isStud } from "../stud.js";
+import { bringInLabel } from "./stud.js";
 
 function big(label, key, onclick, extra = "") {
   return h("button", { type: "button", class: `big ${key} ${extra}`, dataset: { key: `act-${key}` }, onclick }, label);
@@ -50,10 +52,11 @@ export function bettingPanel() {
       else if (option === "check") buttons.push(big("Check", "check", () => act(from, { declare: "check" })));
       else if (option === "call") buttons.push(big(outOfTurn ? "Call" : `Call ${fmt(p.to_call)}`, "call", () => act(from, { declare: "call" })));
       else if (option === "bet" || option === "raise") buttons.push(raiseControl(option, from, outOfTurn ? null : p));
+      else if (!outOfTurn && bringInLabel(option, p)) buttons.push(big(bringInLabel(option, p), option, () => act(from, { declare: option }), option === "complete" ? "raise" : "call"));
       else buttons.push(big(capital(words(option)), option, () => act(from, { declare: option })));
     }
     const allIn = outOfTurn ? null : p.all_in_to;
-    if (outOfTurn || allIn) buttons.push(big(outOfTurn ? "All-in" : `All-in ${fmt(allIn)}`, "all_in", () => act(from, { declare: "all_in" }), "all-in"));
+    if (outOfTurn || (allIn && !coversTheLimit(p, seat))) buttons.push(big(outOfTurn ? "All-in" : `All-in ${fmt(allIn)}`, "all_in", () => act(from, { declare: "all_in" }), "all-in"));
   }
   return [
     head,
@@ -64,6 +67,14 @@ export function bettingPanel() {
         : h("p", { class: "hint" }, "Out of turn? Tap the seat."),
       asks(from, outOfTurn)),
   ];
+}
+
+/** Stud is fixed limit: a stack that covers the most the seat may put in has no all-in of its
+ * own to record (the bring-in and completion, the call and raise are the buttons). */
+function coversTheLimit(p, seat) {
+  if (!isStud(station.model.view)) return false;
+  const most = p.max_raise_to ?? (seat?.bet ?? 0) + p.to_call;
+  return p.all_in_to > most;
 }
 
 function asks(seat, outOfTurn) {
@@ -77,7 +88,10 @@ function asks(seat, outOfTurn) {
 }
 
 function raiseControl(option, seat, p) {
-  const word = option === "bet" ? "Bet" : "Raise to";
+  const v = station.model.view;
+  // Stud's third street: raising the bring-in to the small bet completes it (RP-10).
+  const completes = isStud(v) && v.street === "third" && option === "raise" && v.current_bet < v.min_bet;
+  const word = option === "bet" ? "Bet" : completes ? "Complete to" : "Raise to";
   const low = p?.min_raise_to ?? null;
   const high = p?.max_raise_to ?? null;
   const input = h("input", {

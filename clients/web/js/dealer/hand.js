@@ -8,6 +8,8 @@ import { alert, entry, liveSeats, send, station } from "./context.js";
 import { heldWhy } from "./across.js";
 import { confirmWith } from "./confirm.js";
 import { pickCards } from "./picker.js";
+import { isStud } from "../stud.js";
+import { showStud, startStudHand, studDealPanel } from "./stud.js";
 
 const STREET_CARDS = { flop: 3, turn: 1, river: 1 };
 const HOLE_CARDS = { NLHE: 2, PLHE: 2, LHE: 2 };
@@ -16,6 +18,7 @@ const MUCK_REASONS = [["Player threw the hand away", "threw it away"], ["Player 
 const potName = (i) => (i ? `Side pot ${i}` : "Main pot");
 
 export function dealPanel() {
+  if (isStud(station.model.view)) return studDealPanel();
   const street = station.model.view.next_street;
   const count = STREET_CARDS[street] || 1;
   const pick = () => pickCards({
@@ -34,6 +37,7 @@ export function dealPanel() {
 }
 
 function show(s) {
+  if (isStud(station.model.view)) return showStud(s);
   if (s.cards.length) return send({ type: "show", seat: s.seat, cards: s.cards });
   return pickCards({
     title: `Seat ${s.seat} shows`,
@@ -140,6 +144,7 @@ export function idlePanel() {
     push && push.hand === v.hand ? pushList(push) : null,
     next ? h("p", { class: "note" }, `Next level: blinds ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}${next.ante ? `, ante ${fmt(next.ante)}` : ""}`) : null,
     held ? h("p", { class: "held-why" }, `${held}: no new hand yet.`) : null,
-    h("button", { type: "button", class: "big primary", disabled: Boolean(held), dataset: { key: "start" }, onclick: () => send({ type: "start_hand" }) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
+    isStud(v) ? h("p", { class: "note" }, "Then tap each hand's third-street up-card, seat by seat: the lowest brings it in (RP-10).") : null,
+    h("button", { type: "button", class: "big primary", disabled: Boolean(held), dataset: { key: "start" }, onclick: () => (isStud(v) ? startStudHand(v.hand + 1) : send({ type: "start_hand" })) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
   );
 }

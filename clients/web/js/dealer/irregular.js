@@ -7,6 +7,8 @@ import { h } from "../ui.js";
 import { $, send, station } from "./context.js";
 import { confirmWith } from "./confirm.js";
 import { pickCards } from "./picker.js";
+import { isStud } from "../stud.js";
+import { startStudHand } from "./stud.js";
 
 const NEXT_STREET = { preflop: "flop", flop: "turn", turn: "river" };
 const REASONS = {
@@ -37,7 +39,9 @@ function final(kind) {
   const title = kind === "misdeal" ? "Misdeal?" : "Fouled deck?";
   const text = kind === "misdeal" ? "The hand is dealt again (37). Why?" : "Play stops and every bet goes back: the hand is void (37-E). Why?";
   $("irregular").close();
-  confirmWith({ title, text, reasons: REASONS[kind], onChoose: (reason) => done({ type: kind, reason }) });
+  // Stud's re-deal needs every hand's up-card again, as at the start of a hand (RP-10, 37).
+  const redeal = kind === "misdeal" && isStud(station.model.view);
+  confirmWith({ title, text, reasons: REASONS[kind], onChoose: (reason) => (redeal ? startStudHand(0, { misdeal: reason }) : done({ type: kind, reason })) });
 }
 
 function irregular(kind) {

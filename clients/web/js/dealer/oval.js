@@ -5,6 +5,7 @@
 
 import { words } from "../format.js";
 import { h, renderTable, seatPosition } from "../ui.js";
+import { isStud } from "../stud.js";
 import { entry, station } from "./context.js";
 
 const HOLD_MS = 600;
@@ -45,10 +46,12 @@ function shortName(name) {
 export function renderOval(container, onSeat) {
   const model = station.model;
   const v = model.view;
-  renderTable(container, model, { cards: (s) => (faceUp(v, s) || revealed === s.seat ? s.cards : []) });
+  // Stud: the up-cards in a row, the down-cards in the row under them, face down.
+  renderTable(container, model, { cards: (s) => (faceUp(v, s) || revealed === s.seat ? s.cards : []), rows: true });
   // Bets sit nearer the middle than the shared table puts them: clear of the seats' markers.
-  for (const bet of container.querySelectorAll(".bet[data-seat]")) {
-    const at = seatPosition(Number(bet.dataset.seat), { x: 23, y: 25 });
+  const places = Number(container.dataset.places) || 10;
+  for (const bet of container.classList.contains("eight") ? [] : container.querySelectorAll(".bet[data-seat]")) {
+    const at = seatPosition(Number(bet.dataset.seat), { x: 23, y: 25 }, places);
     Object.assign(bet.style, { left: `${at.x}%`, top: `${at.y}%` });
   }
   const pending = new Map((v.out_of_turn || []).map((p) => [p.seat, p]));
@@ -59,7 +62,10 @@ export function renderOval(container, onSeat) {
     const name = el.querySelector(".name");
     if (name && s.name) name.textContent = shortName(s.name);
     const hidden = s.in_hand && s.cards.length && !faceUp(v, s) && revealed !== n;
-    if (hidden) el.append(h("div", { class: "hole backs", "aria-hidden": "true" }, s.cards.map(() => h("span", { class: "back" })), "hold to see"));
+    // Stud's down-cards are already drawn face down among its up-cards (ui.js studCards).
+    if (hidden && isStud(v)) {
+      if (s.cards.some((c) => c !== "??")) el.querySelector(".down-row")?.append(h("span", { class: "hold-hint", "aria-hidden": "true" }, "hold to see"));
+    } else if (hidden) el.append(h("div", { class: "hole backs", "aria-hidden": "true" }, s.cards.map(() => h("span", { class: "back" })), "hold to see"));
     if (revealed === n) el.classList.add("revealed");
     const oot = pending.get(n);
     if (oot) {

@@ -8,17 +8,21 @@ const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
 const SUITS = [["s", "♠", "spades", "black"], ["h", "♥", "hearts", "red"], ["d", "♦", "diamonds", "red"], ["c", "♣", "clubs", "black"]];
 const NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
 
-/** The cards the station knows are out: the board and every hole card entered. */
+/** The cards the station knows are out: the board, every hole card entered and stud's
+ * up-cards (a folded hand's too: they are dead). */
 export function cardsInPlay() {
   const v = station.model.view;
-  return new Set([...v.board, ...v.seats.flatMap((s) => s.cards || [])]);
+  return new Set([...v.board, ...v.seats.flatMap((s) => [...(s.cards || []), ...(s.up || [])])]);
 }
 
-/** Pick `count` cards; `okLabel(cards)` names the button that sends them to `onPick`. */
-export function pickCards({ title, count, okLabel, onPick }) {
+export { NAMES, RANKS, SUITS };
+
+/** Pick `count` cards; `okLabel(cards)` names the button that sends them to `onPick`.
+ * `preset`: cards already known to be among them (chosen from the start, though in play). */
+export function pickCards({ title, count, okLabel, onPick, preset = [] }) {
   const dialog = $("picker");
   const inPlay = cardsInPlay();
-  const chosen = [];
+  const chosen = [...preset];
   const ok = h("button", { type: "button", class: "big primary", id: "picker-ok" });
   const list = h("p", { class: "picked", id: "picked", "aria-live": "polite" });
   const buttons = new Map();
@@ -27,7 +31,7 @@ export function pickCards({ title, count, okLabel, onPick }) {
     for (const [code, button] of buttons) {
       const picked = chosen.includes(code);
       button.setAttribute("aria-pressed", picked ? "true" : "false");
-      button.disabled = inPlay.has(code) || (!picked && chosen.length >= count);
+      button.disabled = (inPlay.has(code) && !preset.includes(code)) || (!picked && chosen.length >= count);
     }
     ok.textContent = okLabel(chosen);
     ok.disabled = chosen.length !== count;
