@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.config import Game, Level
+from protocol.config import Game, Level, Rotation
 from protocol.types import Card, Cards, Chips, Id, Millis, Quantity, SeatNo, Text
 
 Declaration = Literal[
@@ -172,6 +172,9 @@ class SetLevel(_Command, tag="level", frozen=True):
     min_bet: Chips = 0
     bring_in: Chips = 0
     game: Game | None = None
+    rotation: Rotation = []
+    """A mixed table by orbit: every game of its rotation at this level's limits, in the same
+    order; the game in play goes on at its new limits from the next hand."""
 
     def __post_init__(self) -> None:
         Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)

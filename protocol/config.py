@@ -88,6 +88,24 @@ def _check_ante_only(level: Level) -> None:
         raise LevelError("$.min_bet", "an ante-only level must name its minimum bet")
 
 
+class GameLevel(Level, frozen=True, forbid_unknown_fields=True):
+    """A game of a mixed table's rotation at its limits: a level's fields and its ``game``."""
+
+    game: Game = "NLHE"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if (self.game in STUD) != bool(self.bring_in):
+            raise LevelError("$.bring_in", f"{self.game}: stud has a bring-in, the others none")
+
+    @property
+    def level(self) -> Level:
+        return Level(self.blinds, self.ante, self.bba, self.min_bet, self.bring_in)
+
+
+Rotation = Annotated[list[GameLevel], msgspec.Meta(max_length=20)]
+
+
 class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What the replay format calls ``config``.
 
@@ -112,9 +130,19 @@ class TableConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     min_bet: Chips = 0
     dead_small_blind: bool = False
     bring_in: Chips = 0
+    rotation: Rotation = []
+    """A mixed table's games in order, each at its limits, the first being the table's
+    ``game`` and level: each deals an orbit, then the next (12-B, RP-18)."""
+    orbit: Quantity = 0
+    """Hands each game of the ``rotation`` deals; 0: one orbit, as many hands as players are
+    dealt in at its first hand."""
 
     def __post_init__(self) -> None:
         level = self.level
+        if self.rotation and (self.rotation[0].game, self.rotation[0].level) != (self.game, level):
+            raise LevelError(
+                "$.rotation", "the rotation's first game is the table's game and level"
+            )
         if not self.chips or any(c <= 0 for c in self.chips):
             raise ValueError("chips must list positive denominations")
         for seat, stack in self.seats.items():

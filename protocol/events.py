@@ -11,6 +11,7 @@ from typing import Literal
 import msgspec
 
 from protocol.commands import Act, Command
+from protocol.config import GameLevel
 
 ActionName = Literal["fold", "check", "call", "bet", "raise", "bring_in"]
 
@@ -48,6 +49,10 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     bring_in: int = 0
     game: str = ""
     """The game this hand deals, when a mixed event changed it ("" when it stays)."""
+    turn: int = 0
+    orbit: int = 0
+    """A mixed table by orbit: the hand starts game ``turn`` of the rotation (0 first), which
+    deals ``orbit`` hands (0: the hand goes on with the game in play)."""
 
 
 class ActionEvent(_Event, tag="action", frozen=True):
@@ -257,6 +262,8 @@ class LevelSet(_Event, tag="level", frozen=True):
     bring_in: int = 0
     game: str = ""
     """A mixed event's game from the next hand ("" when the game stays)."""
+    rotation: list[GameLevel] = []
+    """A mixed table by orbit: every game's limits from the next hand."""
 
 
 class Recorded(_Event, tag="recorded", frozen=True):

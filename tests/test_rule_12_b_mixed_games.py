@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tests.support import last, of_type, play
 
 Cmd = dict[str, Any]
@@ -131,3 +133,142 @@ def test_rp_18_stud_and_stud_8_in_any_order_and_a_draw_game_moves_the_button() -
     hands = starts(events)
     assert [h["game"] for h in hands] == ["", "RAZZ", "7S8", "27TD", ""]
     assert [h["button"] for h in hands] == [1, 2, 2, 2, 3]
+
+
+HORSE = [
+    {"game": "LHE", "blinds": [50, 100]},
+    {"game": "7S", "blinds": [0, 0], "ante": 10, "min_bet": 100, "bring_in": 25},
+    {"game": "27TD", "blinds": [50, 100]},
+]
+THREE = {n: 10_000 for n in range(1, 4)}
+STUD_UP = {"1": ["2c"], "2": ["9d"], "3": ["Kh"]}
+
+
+def by_orbit(**changes: Any) -> dict[str, Any]:
+    """Three players, limit hold'em, stud and triple draw in turn, an orbit each."""
+    return {
+        "game": "LHE",
+        "blinds": [50, 100],
+        "seats": THREE,
+        "button": 1,
+        "rotation": HORSE,
+        **changes,
+    }
+
+
+def orbit_hand(game: str, button: int) -> list[Cmd]:
+    """One hand at three players folded to the forced bet: stud's bring-in (seat 1, 2c), or the
+    big blind of a button game."""
+    if game == "7S":
+        return [
+            {"type": "start_hand", "up": STUD_UP},
+            {"type": "act", "seat": 1, "declare": "bring_in"},
+            {"type": "act", "seat": 2, "declare": "fold"},
+            {"type": "act", "seat": 3, "declare": "fold"},
+        ]
+    # Three-handed the button acts first pre-flop, then the small blind.
+    return [
+        {"type": "start_hand"},
+        {"type": "act", "seat": button, "declare": "fold"},
+        {"type": "act", "seat": button % 3 + 1, "declare": "fold"},
+    ]
+
+
+def test_12_b_a_table_by_orbit_deals_each_game_for_an_orbit_in_turn() -> None:
+    """Limit hold'em for an orbit (three hands at three players: buttons 1, 2, 3), stud for
+    three hands with the button frozen on seat 1 (where the fourth hold'em hand has it), triple
+    draw from there (1, 2, 3), then hold'em again: each game's first hand says so, with its
+    limits; stud's antes and bring-in, the others' blinds."""
+    games = ["LHE"] * 3 + ["7S"] * 3 + ["27TD"] * 3 + ["LHE"]
+    buttons = [1, 2, 3, 1, 1, 1, 1, 2, 3, 1]
+    commands = [c for g, b in zip(games, buttons, strict=True) for c in orbit_hand(g, b)]
+    events = play(by_orbit(), commands)
+    assert not of_type(events, "error"), of_type(events, "error")
+    hands = starts(events)
+    assert [h["button"] for h in hands] == buttons
+    assert [(h["game"], h["turn"], h["orbit"]) for h in hands if h["orbit"]] == [
+        ("", 0, 3),
+        ("7S", 1, 3),
+        ("27TD", 2, 3),
+        ("LHE", 0, 3),
+    ]
+    assert "seven-card stud for 3 hands" in hands[3]["text"]
+    assert (hands[3]["ante"], hands[3]["bring_in"], hands[3]["blinds"]) == (10, 25, [0, 0])
+    assert (hands[6]["blinds"], hands[6]["small_blind"], hands[6]["big_blind"]) == ([50, 100], 2, 3)
+    assert [h["hand"] for h in of_type(events, "hand_end")] == list(range(1, 11))
+
+
+def test_12_b_an_orbit_of_a_set_number_of_hands() -> None:
+    """``orbit: 2``: each game deals two hands, whatever the players."""
+    games = ["LHE", "LHE", "7S", "7S", "27TD"]
+    buttons = [1, 2, 3, 3, 3]
+    commands = [c for g, b in zip(games, buttons, strict=True) for c in orbit_hand(g, b)]
+    hands = starts(play(by_orbit(orbit=2), commands))
+    assert [h["orbit"] for h in hands] == [2, 0, 2, 0, 2]
+    assert [h["button"] for h in hands] == buttons
+
+
+def test_25_a_new_level_at_a_table_by_orbit_gives_every_games_limits() -> None:
+    """A level for one game is refused (25: the others' limits would be unsaid); one with the
+    rotation's games in order applies from the next hand, the game in play going on at its new
+    limits until its orbit ends."""
+    single = {"type": "level", "blinds": [100, 200]}
+    assert last(play(by_orbit(), [single]), "error")["rule"] == "25"
+    shuffled = {**single, "rotation": [HORSE[1], HORSE[0], HORSE[2]]}
+    assert last(play(by_orbit(), [shuffled]), "error")["rule"] == "25"
+    higher = [
+        {"game": "LHE", "blinds": [100, 200]},
+        {"game": "7S", "blinds": [0, 0], "ante": 20, "min_bet": 200, "bring_in": 50},
+        {"game": "27TD", "blinds": [100, 200]},
+    ]
+    commands = [
+        *orbit_hand("LHE", 1),
+        {"type": "level", "blinds": [100, 200], "rotation": higher},
+        *orbit_hand("LHE", 2),
+        *orbit_hand("LHE", 3),
+        *orbit_hand("7S", 1),
+    ]
+    events = play(by_orbit(), commands)
+    assert not of_type(events, "error")
+    hands = starts(events)
+    assert [h["blinds"] for h in hands[:3]] == [[50, 100], [100, 200], [100, 200]]
+    assert (hands[3]["ante"], hands[3]["bring_in"], hands[3]["min_bet"]) == (20, 50, 200)
+
+
+def test_the_rotation_is_checked_when_the_table_is_set() -> None:
+    """The rotation's first game is the table's own; a stud game has its bring-in."""
+    from protocol import ProtocolError, decode_scenario
+
+    def refused(config: dict[str, Any]) -> str:
+        try:
+            decode_scenario(msgspec.json.encode({"config": config, "commands": []}))
+        except ProtocolError as error:
+            return str(error)
+        raise AssertionError("accepted")
+
+    assert "$.rotation" in refused(by_orbit(blinds=[100, 200]))
+    no_bring_in = [HORSE[0], {**HORSE[1], "bring_in": 0}]
+    assert "bring" in refused(by_orbit(rotation=no_bring_in))
+
+
+def test_37_c_a_misdeal_on_a_games_first_hand_deals_the_same_game_again() -> None:
+    """The first stud hand of the rotation is misdealt: the re-deal is stud again, and the
+    orbit still counts three stud hands."""
+    commands = [
+        *orbit_hand("LHE", 1),
+        *orbit_hand("LHE", 2),
+        *orbit_hand("LHE", 3),
+        {"type": "start_hand", "up": STUD_UP},
+        {"type": "misdeal", "reason": "two cards exposed", "up": STUD_UP},
+        {"type": "act", "seat": 1, "declare": "bring_in"},
+        {"type": "act", "seat": 2, "declare": "fold"},
+        {"type": "act", "seat": 3, "declare": "fold"},
+        *orbit_hand("7S", 1),
+        *orbit_hand("7S", 1),
+        *orbit_hand("27TD", 1),
+    ]
+    events = play(by_orbit(), commands)
+    assert not of_type(events, "error"), of_type(events, "error")
+    hands = starts(events)
+    assert [h["redeal"] for h in hands] == [False] * 4 + [True] + [False] * 3
+    assert [h["game"] for h in hands][3:] == ["7S", "7S", "", "", "27TD"]

@@ -242,18 +242,31 @@ def test_17_after_the_exposure_an_all_in_hand_cannot_be_mucked() -> None:
     assert refused["rule"] == "17"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RP-8-F: in hand-for-hand an all-in and call leaves no betting, and no further card"
-    " may be dealt until the floor releases it; the engine opens the draws at once (it only"
-    " holds at the showdown after the third draw)",
-)
 def test_rp_8_f_hand_for_hand_an_all_in_and_call_before_the_draw_waits_for_the_floor() -> None:
     commands = [{"type": "hand_for_hand"}, start(), act(1, "raise", 100), act(2, "call")]
     events = run(table(stacks=SHORT_2), [*commands, act(3, "fold")])
     assert of_type(events, "cards_held") and not draw_prompts(events)
     refused = error(play(table(stacks=SHORT_2), [*commands, act(3, "fold"), draw(2, 1)]))
     assert refused["code"] == "cards_held"
+
+
+def test_rp_8_f_released_the_draws_go_on_face_down_and_the_hands_turn_up_after_the_last() -> None:
+    """Once the floor releases the all-in, the draws are prompted (seat 2, then seat 1), no hand
+    is turned up before a draw, nothing waits again, and the hands are turned up (17) when the
+    third draw is done and no betting is left."""
+    commands = [{"type": "hand_for_hand"}, start(), act(1, "raise", 100), act(2, "call")]
+    commands += [act(3, "fold"), {"type": "release_cards"}]
+    released = run(table(stacks=SHORT_2), commands)
+    assert draw_prompts(released) == [2] and not of_type(released, "expose_all")
+    for _ in range(2):
+        commands += [draw(2, 1), draw(1, 0)]
+        assert not of_type(run(table(stacks=SHORT_2), commands), "expose_all")
+    commands += [draw(2, 1), draw(1, 0)]
+    events = run(table(stacks=SHORT_2), commands)
+    assert len(of_type(events, "cards_held")) == 1
+    kinds = [e["type"] for e in events]
+    assert kinds.count("expose_all") == 1
+    assert kinds.index("expose_all") > max(i for i, k in enumerate(kinds) if k == "drawn")
 
 
 def test_rp_8_f_hand_for_hand_with_betting_still_open_the_draw_goes_on() -> None:

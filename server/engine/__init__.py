@@ -55,6 +55,8 @@ The modules, by the rulebook's chapters (top of the import graph first):
   becomes the up-card, a seventh-street card is replaced while betting is left (RP-10-A, B);
 - :mod:`stud_dead` — a stud player who takes up the up-cards on the turn to act kills the hand
   (68);
+- :mod:`mixed` — a mixed game's next game and its limits: by the tournament's level, or by
+  orbit from the table's rotation (12-B, 25, RP-18);
 - :mod:`draw` — the draw games' draws: each seat stands pat or draws in turn from the left of
   the button, and the stub running short (RP-17, RP-25 A-D);
 - :mod:`unseen` — a card already in play means a fouled deck (37-E);
@@ -98,6 +100,8 @@ def new_table(config: TableConfig) -> TableState:
         cap=config.cap,
         heads_up_event=config.heads_up_event,
         dead_small_blind=config.dead_small_blind,
+        rotation=config.rotation,
+        orbit_hands=config.orbit,
     )
 
 

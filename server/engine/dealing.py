@@ -10,7 +10,17 @@ from __future__ import annotations
 from protocol.commands import Deal, StartHand
 from protocol.config import Level
 from protocol.events import Dealt, HandStart, Irregular, Post
-from server.engine import buttons, draw, penalties, presence, stub, stud, stud_exposed, words
+from server.engine import (
+    buttons,
+    draw,
+    mixed,
+    penalties,
+    presence,
+    stub,
+    stud,
+    stud_exposed,
+    words,
+)
 from server.engine.errors import Illegal
 from server.engine.games import DRAW, STUD, streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
@@ -24,9 +34,10 @@ def start_hand(
 
     A re-deal after a misdeal is the same hand at the same level (37-C). A mixed event's game
     announced for this hand is dealt from it (25)."""
-    game = t.next_game or t.game
+    nxt = mixed.next_game(t)
+    game = nxt.game
     if game in STUD:
-        return _start_stud(t, cmd, emit, redeal, level)
+        return _start_stud(t, cmd, emit, nxt, redeal, level)
     where = buttons.next_positions(t)
     if where is None:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
@@ -37,7 +48,7 @@ def start_hand(
         where = buttons.placed_at(t, where, cmd.button)
     # 25: a level announced during a hand applies from the next one; a re-deal is the same
     # hand, at the same level (37-C).
-    level = level or t.next_level or t.level
+    level = level or nxt.level or t.next_level or t.level
     sb_amount, bb_amount = level.blinds
     stacks = {s.number: s.stack for s in t.seats}
     posts: list[Post] = []
@@ -100,8 +111,10 @@ def start_hand(
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=rules,
-            text=f"Hand {t.hand + 1}: button {where.button}, {blinds}",
-            game=t.next_game,
+            text=f"Hand {t.hand + 1}: button {where.button}, {blinds}" + mixed.announcement(nxt),
+            game=game if game != t.game else "",
+            turn=nxt.turn,
+            orbit=nxt.orbit,
         )
     )
     if where.button != correct:
@@ -123,11 +136,16 @@ def start_hand(
 
 
 def _start_stud(
-    t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False, level: Level | None = None
+    t: TableState,
+    cmd: StartHand,
+    emit: Emit,
+    nxt: mixed.NextGame,
+    redeal: bool = False,
+    level: Level | None = None,
 ) -> Move:
     """Antes from every seat with chips, two down-cards and one up-card each; the action
     starts with the bring-in (RP-10), or left of it when the ante put it all-in (RP-10-E)."""
-    game = t.next_game or t.game
+    game = nxt.game
     dealt = [s.number for s in t.seats if s.stack > 0]
     if len(dealt) < 2:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
@@ -138,7 +156,7 @@ def _start_stud(
             " before seventh street, where the short stub's procedures start (RP-10-H)",
             code="too_many_hands",
         )
-    level = level or t.next_level or t.level
+    level = level or nxt.level or t.next_level or t.level
     missing = [n for n in dealt if len(cmd.up.get(n, ())) != 1 or "??" in cmd.up[n]]
     if missing:
         raise Illegal(
@@ -194,10 +212,12 @@ def _start_stud(
             cards={k: list(v) for k, v in cmd.cards.items()},
             redeal=redeal,
             rules=rules,
-            text=text,
+            text=text + mixed.announcement(nxt),
             up=up,
             bring_in=level.bring_in,
-            game=t.next_game,
+            game=game if game != t.game else "",
+            turn=nxt.turn,
+            orbit=nxt.orbit,
         )
     )
     penalties.kill_penalised(t, penalised, emit)

@@ -160,6 +160,7 @@ def evolve(t: TableState, e: Event) -> None:
         case LevelSet():
             t.next_level = Level(e.blinds, e.ante, e.bba, e.min_bet, e.bring_in)
             t.next_game = e.game or t.next_game
+            t.next_rotation = list(e.rotation) or t.next_rotation
         case HandsHeld():
             reason = f"{e.rules[0] if e.rules else ''}|{e.reason}"
             t.holds = {**t.holds, e.hold: reason}
@@ -170,7 +171,7 @@ def evolve(t: TableState, e: Event) -> None:
         case CardsHeld():
             t.cards_held = True
         case CardsReleased():
-            t.cards_held = False
+            t.cards_held, t.released = False, True
         case ButtonSet():
             # Dealt as a table's first hand from this button (RP-9): the rotation starts anew.
             t.button, t.started, t.dead_small_blind = e.seat, False, False
@@ -211,8 +212,10 @@ def _restore(t: TableState) -> None:
     """Back to the table as it was before the hand: every chip returns (misdeal, 37-C)."""
     assert t.base is not None, "no hand to undo"
     announced, game, holds, h4h, arrived = t.next_level, t.next_game, t.holds, t.h4h, t.arrived
+    limits = t.next_rotation
     _become(t, msgspec.structs.replace(t.base))
     t.next_level, t.next_game = announced or t.next_level, game or t.next_game
+    t.next_rotation = limits or t.next_rotation
     # Holds and hand-for-hand are the tournament's orders, and players who sat down during the
     # hand are not in it: none of them is part of the hand undone.
     t.holds, t.h4h, t.arrived = holds, h4h, arrived
@@ -235,6 +238,12 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     if e.game:
         t.game, t.next_game = e.game, ""  # type: ignore[assignment]
     t.hand = e.hand
+    if t.next_rotation:
+        t.rotation, t.next_rotation = t.next_rotation, []
+    if e.orbit:
+        t.turn, t.orbit, t.played = e.turn, e.orbit, 1
+    else:
+        t.played += 1
     if t.game not in games.STUD:
         # A dead small blind sits where the last big blind was; on a table's first hand (34,
         # ``dead_small_blind``) there was none, and the next button stays where this one is.
@@ -290,7 +299,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
     t.sa = False
     # Draw games: the stub is what the deal left (RP-25).
     t.stub = games.DECK - games.hole_count(t.game) * len(dealt) if t.game in games.DRAW else 0
-    t.burns, t.muck = 0, ()
+    t.burns, t.muck, t.released = 0, (), False
 
 
 def _drawn(t: TableState, e: Drawn) -> None:

@@ -103,10 +103,9 @@ def end_round(t: TableState, emit: Emit) -> None:
         )
     )
     anyone_all_in = any(s.all_in for s in t.live())
-    # In a draw game the hands still draw: they are turned up once the draws are done (17).
-    betting_over = nxt == "showdown" or not (draw.is_draw(t) or betting.betting_possible(t))
+    betting_over = nxt == "showdown" or not betting.betting_possible(t)
     if anyone_all_in and not t.exposed and betting_over:
-        if t.h4h:
+        if t.h4h and not t.released:
             # RP-8-F: during hand-for-hand the cards stay face down, and no further card is
             # dealt, until the floor releases them; then they are turned up (17).
             what = "the showdown" if nxt == "showdown" else f"the {nxt}"
@@ -119,7 +118,9 @@ def end_round(t: TableState, emit: Emit) -> None:
                 )
             )
             return
-        emit(holds.exposure(t))
+        if nxt == "showdown" or not draw.is_draw(t):
+            # In a draw game the hands still draw: turned up once the draws are done (17).
+            emit(holds.exposure(t))
     if nxt == "showdown":
         if not t.exposed:
             order = showdown.showdown_order(t)

@@ -90,6 +90,22 @@ GAMES: dict[Game, GameRules] = {
     "BADUGI": _triple_draw(4, "badugi"),
 }
 
+NAMES: dict[str, str] = {
+    "NLHE": "no-limit hold'em",
+    "PLHE": "pot-limit hold'em",
+    "LHE": "limit hold'em",
+    "NLO": "no-limit Omaha",
+    "PLO": "pot-limit Omaha",
+    "PLO8": "pot-limit Omaha hi-lo",
+    "LO8": "limit Omaha hi-lo",
+    "7S": "seven-card stud",
+    "7S8": "stud hi-lo",
+    "RAZZ": "razz",
+    "27TD": "2-7 triple draw",
+    "27SD": "no-limit 2-7 single draw",
+    "BADUGI": "badugi",
+}
+"""The games as a floor names them."""
 FIXED_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "fixed_limit")
 POT_LIMIT = frozenset(g for g, r in GAMES.items() if r.structure == "pot_limit")
 HI_LO = frozenset(g for g, r in GAMES.items() if r.hi_lo)

@@ -22,6 +22,7 @@ from protocol.commands import (
     Award,
     Command,
     Deal,
+    Draw,
     HandForHand,
     HoldHands,
     Muck,
@@ -38,11 +39,12 @@ from protocol.events import (
     HandsHeld,
     HandsReleased,
 )
+from server.engine import draw
 from server.engine.errors import Illegal
 from server.engine.moves import Emit, Move, TryShowdown
 from server.engine.state import TableState
 
-WAITING_ON_CARDS = (Deal, Show, Muck, Award)
+WAITING_ON_CARDS = (Deal, Draw, Show, Muck, Award)
 """What a dealer may not do while a hand-for-hand all-in waits for the floor (RP-8-F)."""
 
 
@@ -113,6 +115,11 @@ def release_cards(t: TableState, cmd: ReleaseCards, emit: Emit) -> Move:
 
 
 def _release(t: TableState, emit: Emit) -> Move:
+    if draw.is_draw(t) and t.next_street != "showdown":
+        # The hands still draw: face down until the draws are done (17).
+        emit(CardsReleased(text="The floor releases the all-in: the draws go on (RP-8-F)"))
+        draw.open_draw(t, emit)
+        return None
     emit(CardsReleased(text="The floor releases the all-in: the hands are turned up (RP-8-F)"))
     emit(exposure(t))
     return TryShowdown()

@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from protocol.commands import Act, Command
-from protocol.config import Game, Level
+from protocol.config import Game, GameLevel, Level
 
 Phase = Literal["idle", "betting", "deal", "draw", "showdown", "floor", "over"]
 
@@ -190,8 +190,23 @@ class TableState(msgspec.Struct, array_like=True):
     """A mixed event's game announced for the next hand (25), "" when it stays."""
     muck: tuple[str, ...] = ()
     """Draw games: the discards entered since the muck was last shuffled into the stub
-    (RP-25-C): dealt again before that, one is a duplicate card (37-E). The last of the fields:
-    snapshots are arrays, and one stored before a field was added still decodes."""
+    (RP-25-C): dealt again before that, one is a duplicate card (37-E)."""
+    rotation: list[GameLevel] = []
+    """A mixed table by orbit: its games in order, each at its limits (12-B, RP-18)."""
+    orbit_hands: int = 0
+    """The hands each game deals; 0: one orbit, the players dealt in at its first hand."""
+    turn: int = 0
+    """The game of the rotation in play (0 the first)."""
+    orbit: int = 0
+    """The hands the game in play deals before the next game."""
+    played: int = 0
+    """The hands the game in play has dealt."""
+    next_rotation: list[GameLevel] = []
+    """Every game's limits announced for the next hand (25)."""
+    released: bool = False
+    """Hand-for-hand: the floor released this hand's all-in (RP-8-F); in a draw game the draws
+    go on face down, and nothing waits again. The last of the fields: snapshots are arrays,
+    and one stored before a field was added still decodes."""
 
     def seat(self, number: int) -> Seat | None:
         for s in self.seats:
@@ -266,9 +281,13 @@ def new_state(
     cap: int = 4,
     heads_up_event: bool = False,
     dead_small_blind: bool = False,
+    rotation: list[GameLevel] | None = None,
+    orbit_hands: int = 0,
 ) -> TableState:
     names = names or {}
     return TableState(
+        rotation=list(rotation or []),
+        orbit_hands=orbit_hands,
         game=game,
         level=level,
         chips=tuple(sorted(chips)),

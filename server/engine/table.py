@@ -64,6 +64,7 @@ from server.engine import (
     flow,
     holds,
     irregular,
+    mixed,
     out_of_turn,
     penalties,
     requests,
@@ -121,12 +122,20 @@ def _award(t: TableState, cmd: Award, emit: Emit) -> Move:
 
 
 def _level(t: TableState, cmd: SetLevel, emit: Emit) -> Move:
+    if t.rotation:
+        mixed.check_limits(t, cmd)
     game = cmd.game or t.next_game or t.game
-    if (game in STUD) != bool(cmd.bring_in):
+    if not t.rotation and (game in STUD) != bool(cmd.bring_in):
         raise Illegal("RP-10", f"{game}: a stud level has a bring-in, the other games none")
     emit(
         LevelSet(
-            cmd.blinds, cmd.ante, cmd.bba, cmd.min_bet, bring_in=cmd.bring_in, game=cmd.game or ""
+            cmd.blinds,
+            cmd.ante,
+            cmd.bba,
+            cmd.min_bet,
+            bring_in=cmd.bring_in,
+            game=cmd.game or "",
+            rotation=list(cmd.rotation),
         )
     )
     return None
