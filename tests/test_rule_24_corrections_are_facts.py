@@ -9,9 +9,9 @@ from __future__ import annotations
 import msgspec
 
 from protocol import decode_scenario
-from protocol.commands import Act, Command, Correction, StartHand
+from protocol.commands import Act, Command, Correction, Draw, StartHand
 from protocol.config import TableConfig
-from protocol.events import ActionEvent, Corrected, Event, Prompt
+from protocol.events import ActionEvent, Corrected, Drawn, Event, Prompt
 from server.engine import TableState, apply, new_table, rebuild
 from server.views import public_event
 
@@ -88,3 +88,33 @@ def test_24_a_display_never_sees_hole_cards_inside_a_correction() -> None:
     public = public_event(raw)
     assert "As" not in msgspec.json.encode(public).decode()
     assert [e["type"] for e in public["events"]] == [e["type"] for e in raw["events"]]
+
+
+def test_24_a_draw_recorded_wrong_is_undone_like_an_action() -> None:
+    """2-7 triple draw: the dealer records seat 2 drawing 2 where it threw 3, and undoes it at
+    once (24, 1): seat 2 is to draw again, the stub back as it was; the floor's correction of
+    two counts the draw and the check before it as the two last actions; the log rebuilds."""
+    config = decode_scenario(
+        msgspec.json.encode({"config": {**CONFIG, "game": "27TD"}, "commands": []})
+    ).config
+    played = [
+        StartHand(),
+        *(Act(seat=n, declare="call") for n in (4, 5, 6, 1, 2)),
+        Act(seat=3, declare="check"),
+        Draw(seat=2, count=2),
+    ]
+    state = new_table(config)
+    log: list[Event] = []
+    for command in [*played, Correction(reason="threw three", by="dealer")]:
+        state, events = apply(state, command)
+        log.extend(events)
+    undo = log[-1]
+    assert isinstance(undo, Corrected) and undo.undone == ["seat 2: draw 2"]
+    assert (state.phase, state.to_act, state.stub) == ("draw", 2, 52 - 6 * 5)
+    assert rebuild(config, log) == state
+    state, events = apply(state, Draw(seat=2, count=3))
+    assert [e.count for e in events if isinstance(e, Drawn)] == [3]
+    state, events = apply(state, Correction(reason="the floor", count=2))
+    fixed = next(e for e in events if isinstance(e, Corrected))
+    assert fixed.undone == ["seat 3: check", "seat 2: draw 3"]
+    assert (state.phase, state.to_act) == ("betting", 3)

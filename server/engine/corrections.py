@@ -1,7 +1,8 @@
 """Corrections: the floor voids the last actions of a hand and the hand is re-derived (24).
 
 The dealer may undo its own last action (``by="dealer"``, ``count`` 1) while it is the last
-command recorded in the hand; anything else is the floor's to correct.
+command recorded in the hand; anything else is the floor's to correct. A seat's draw in a draw
+game is one of its actions: a draw recorded wrong is voided like a bet.
 
 Nothing is edited in place: the hand's recorded commands are played again from the table as it
 was before the hand, without the voided ones and what followed them. The ``correction`` event
@@ -12,7 +13,7 @@ and a station applies a correction as it applies any other event.
 
 from __future__ import annotations
 
-from protocol.commands import Act, Command, Correction
+from protocol.commands import Act, Command, Correction, Draw
 from protocol.events import Corrected, ErrorEvent, Event
 from server.engine.errors import Illegal
 from server.engine.moves import Attempt, Emit, Move, PromptAgain
@@ -32,7 +33,13 @@ def rederive(base: TableState, commands: list[Command], attempt: Attempt) -> lis
     return events
 
 
+ACTIONS = (Act, Draw)
+"""What a seat decides, and a correction voids: its actions and its draws."""
+
+
 def describe(command: Command) -> str:
+    if isinstance(command, Draw):
+        return f"seat {command.seat}: {f'draw {command.count}' if command.count else 'pat'}"
     if isinstance(command, Act):
         what = command.declare or "chips"
         amount = f" {command.amount:,}" if command.amount else ""
@@ -44,7 +51,7 @@ def describe(command: Command) -> str:
 def dealer_may_undo(t: TableState, cmd: Correction) -> None:
     """A dealer's undo voids one action, the last command recorded in the hand (24, 1)."""
     last = t.history[-1] if t.history else None
-    if cmd.count != 1 or not isinstance(last, Act):
+    if cmd.count != 1 or not isinstance(last, ACTIONS):
         raise Illegal(
             "24",
             "the dealer may undo only the last action, while nothing has been recorded since;"
@@ -58,7 +65,7 @@ def correct(t: TableState, cmd: Correction, emit: Emit, attempt: Attempt) -> Mov
         raise Illegal("24", "there is no hand in play to correct", code="no_hand")
     if cmd.by == "dealer":
         dealer_may_undo(t, cmd)
-    acts = [i for i, c in enumerate(t.history) if isinstance(c, Act)]
+    acts = [i for i, c in enumerate(t.history) if isinstance(c, ACTIONS)]
     if cmd.count < 1 or cmd.count > len(acts):
         raise Illegal("24", f"the hand has {len(acts)} actions; cannot void {cmd.count}")
     keep = acts[-cmd.count]
