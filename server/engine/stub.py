@@ -65,10 +65,14 @@ class Seventh:
 
 def seventh(t: TableState) -> Seventh:
     """How seventh street is dealt at this table, read from the cards its hands hold."""
-    dealt = sum(2 + len(s.up) for s in t.seats if s.dealt)
-    burns = min(BURNS, streets(t.game).index(t.street)) if t.street in streets(t.game) else 0
+    dealt = hands = 0
+    for s in t.seats:
+        if s.dealt:
+            dealt += 2 + len(s.up)
+            hands += not s.folded and not s.mucked
+    rounds = streets(t.game)
+    burns = min(BURNS, rounds.index(t.street)) if t.street in rounds else 0
     stub = DECK - dealt - burns
-    hands = len(t.live())
     needed = hands + 2
     if stub >= needed:
         procedure = ""

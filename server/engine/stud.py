@@ -64,8 +64,8 @@ def showing(
     (A-2 is the best two cards, K-K the worst), aces low.
     """
     keys = LOW_KEYS if razz else HIGH_KEYS
-    made, ranks = _made("".join(sorted(c[0] for c in up)), razz)
-    return made, ranks, max(keys[c] for c in up)
+    made, ranks = _made("".join(sorted("".join(up)[::2])), razz)  # the ranks: every other letter
+    return made, ranks, max(map(keys.__getitem__, up))
 
 
 @cache
@@ -99,8 +99,8 @@ def bring_in_seat(t: TableState) -> int:
 def bringer(game: str, up: dict[int, str]) -> int:
     """Of the third-street up-cards by seat, the one that brings it in (RP-10)."""
     if is_razz(game):
-        return max(up, key=lambda n: card_key(up[n], ace_low=True))
-    return min(up, key=lambda n: card_key(up[n]))
+        return max(up, key=lambda n: LOW_KEYS[up[n]])
+    return min(up, key=lambda n: HIGH_KEYS[up[n]])
 
 
 def best_board(t: TableState) -> int:
@@ -202,7 +202,7 @@ def check_street(t: TableState, cmd: Deal) -> None:
             return
     elif cmd.cards:
         raise Illegal("", "stud deals each hand its own card: give them by seat")
-    live = {s.number for s in t.live()}
+    live = {s.number for s in t.seats if s.dealt and not s.folded and not s.mucked}
     given = cmd.down if street == rounds[-1] else cmd.up
     other = cmd.up if street == rounds[-1] else cmd.down
     if other:
