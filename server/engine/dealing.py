@@ -25,6 +25,7 @@ from server.engine.errors import Illegal
 from server.engine.games import DRAW, STUD, streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
 from server.engine.state import TableState
+from server.engine.unseen import check_deal
 
 
 def start_hand(
@@ -83,6 +84,7 @@ def start_hand(
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     if game in DRAW:
         draw.check_hands(game, cmd.cards)
+    check_deal(cmd.cards)
     presence.check_absent(cmd.absent, list(where.dealt))
     stud_exposed.check_first_deal(game, cmd.exposed, list(where.dealt))
     penalised = [n for n in where.dealt if t.penalties.get(n, 0) > 0]
@@ -173,6 +175,7 @@ def _start_stud(
     for seat, down in cmd.cards.items():
         if len(down) != 2:
             raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
+    check_deal(cmd.cards, cmd.up)
     posts: list[Post] = []
     for n in dealt:
         s = t.seat(n)

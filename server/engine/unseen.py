@@ -21,3 +21,12 @@ def check_unseen(t: TableState, cards: list[str], live_only: bool = False) -> No
     for c in cards:
         if c in seen or cards.count(c) > 1:
             raise Illegal("37-E", f"{c} is already in play: a duplicate card means a fouled deck")
+
+
+def check_deal(hands: dict[int, list[str]], *more: dict[int, list[str]]) -> None:
+    """The cards of a new deal, every seat's: none twice (37-E). The table's cards are not
+    looked at: the last hand's are back in the deck."""
+    cards = [c for given in (hands, *more) for cs in given.values() for c in cs if c != "??"]
+    for c in cards:
+        if cards.count(c) > 1:
+            raise Illegal("37-E", f"{c} is dealt twice: a duplicate card means a fouled deck")
