@@ -272,3 +272,20 @@ def test_rp_25_c_a_card_discarded_before_the_reshuffle_may_be_dealt_after_it() -
     assert drawn(events)[-1]["rules"] == ["RP-25-C"]
     events = run(table(stacks=SIX), [*commands, swap(1, "2c 2d", "3d 3h")])
     assert drawn(events)[-1]["cards"] == ["3d", "3h"]
+
+
+def test_rp_25_ten_hands_of_2_7_are_too_many_nine_are_dealt() -> None:
+    """Ten hands of five leave two cards: the first seat's draw of five with its burn could not
+    be served, and the muck of RP-25-C would be empty. Nine leave seven: dealt. Badugi (four
+    cards a hand) deals ten."""
+    ten = {n: 1_000 for n in range(1, 11)}
+    refused = play({"game": "27TD", "blinds": [25, 50], "seats": ten, "button": 1}, [start()])
+    assert (last(refused, "error")["code"], last(refused, "error")["rule"]) == (
+        "too_many_hands",
+        "RP-25",
+    )
+    nine = {n: 1_000 for n in range(1, 10)}
+    dealt = play({"game": "27TD", "blinds": [25, 50], "seats": nine, "button": 1}, [start()])
+    assert of_type(dealt, "hand_start")
+    badugi = play({"game": "BADUGI", "blinds": [25, 50], "seats": ten, "button": 1}, [start()])
+    assert of_type(badugi, "hand_start")

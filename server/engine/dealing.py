@@ -83,7 +83,7 @@ def start_hand(
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     if game in DRAW:
-        draw.check_hands(game, cmd.cards)
+        draw.check_hands(game, cmd.cards, len(where.dealt))
     check_deal(cmd.cards)
     presence.check_absent(cmd.absent, list(where.dealt))
     stud_exposed.check_first_deal(game, cmd.exposed, list(where.dealt))
