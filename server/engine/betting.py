@@ -1,6 +1,8 @@
 """The betting round: who acts, what it owes, and how far it may raise (rules 45, 49, 50, 56).
 
-Everything here reads the state; nothing changes it.
+Everything here reads the state; nothing changes it. Every prompt and every action asks
+these several times, so the hot ones test the structure in place (``t.game in FIXED_LIMIT``)
+rather than through :func:`is_limit`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ def bet_unit(t: TableState) -> int:
 
 def owed(t: TableState, s: Seat) -> int:
     """What the seat must add to call (never more than it has)."""
-    return max(0, min(t.current_bet - s.bet, s.stack))
+    short = t.current_bet - s.bet
+    if short <= 0:
+        return 0
+    return short if short < s.stack else s.stack
 
 
 def all_in_to(s: Seat) -> int:
@@ -54,23 +59,24 @@ def reopened(t: TableState, s: Seat) -> bool:
     if not s.acted:
         return True
     faced = t.current_bet - s.bet
-    if is_limit(t):
+    if t.game in FIXED_LIMIT:
         return faced * 2 >= bet_unit(t)
     return faced >= t.last_full
 
 
 def cap_reached(t: TableState) -> bool:
     """50: in limit the bets and raises on a street are capped until the event is heads-up."""
-    return is_limit(t) and not t.heads_up_event and t.bets >= t.cap
+    return t.game in FIXED_LIMIT and not t.heads_up_event and t.bets >= t.cap
 
 
 def can_raise(t: TableState, s: Seat) -> bool:
+    """Asked at every prompt: the look at every other seat comes last."""
     return (
-        all_in_to(s) > t.current_bet
+        s.bet + s.stack > t.current_bet
         and s.number not in t.no_raise
-        and raise_can_be_called(t, s)
         and not cap_reached(t)
         and reopened(t, s)
+        and raise_can_be_called(t, s)
     )
 
 
@@ -80,7 +86,7 @@ def full_min_raise_to(t: TableState) -> int:
     In limit the raise is the fixed unit on top of the last full bet, so a short all-in of
     less than half a bet is completed rather than raised over (49-B).
     """
-    if is_limit(t):
+    if t.game in FIXED_LIMIT:
         return t.full_bet + bet_unit(t)
     if t.current_bet == 0:
         return max(t.last_full, t.level.min_bet)
@@ -105,9 +111,9 @@ def pot_limit_max_to(t: TableState, s: Seat) -> int:
 
 def raise_bounds(t: TableState, s: Seat) -> tuple[int, int]:
     """The minimum and maximum raise-to totals for a seat allowed to raise."""
-    top = all_in_to(s)
+    top = s.bet + s.stack
     low = min(full_min_raise_to(t), top)
-    if is_limit(t):
+    if t.game in FIXED_LIMIT:
         return low, low
     if t.game in POT_LIMIT:
         return low, max(low, min(pot_limit_max_to(t, s), top))
@@ -123,10 +129,15 @@ def needs_to_act(t: TableState, s: Seat) -> bool:
 
 
 def next_to_act(t: TableState, after: int) -> Seat | None:
-    """The first seat clockwise after seat ``after`` that still has to act."""
+    """The first seat clockwise after seat ``after`` that still has to act (the seats are
+    kept in seat order)."""
     seats = t.seats
-    later = [s for s in seats if s.number > after]
-    for s in (*later, *seats[: len(seats) - len(later)]):
+    first = 0
+    for s in seats:
+        if s.number > after:
+            break
+        first += 1
+    for s in seats[first:] + seats[:first]:
         if needs_to_act(t, s):
             return s
     return None

@@ -17,13 +17,13 @@ def action_text(
     rules: list[str],
     why: list[str],
 ) -> str:
-    amount = "" if action in ("fold", "check") else f" {chips(total)}"
+    amount = "" if action in ("fold", "check") else f" {total:,}"  # chips(), inline: hot
     head = f"Seat {seat}: {action.replace('_', '-')}{amount}{' all-in' if all_in else ''}"
+    if not rules and not why and not returned:
+        return head  # most actions
     notes = list(why)
     if returned:
         notes.append(f"{chips(returned)} returned")
-    if not rules and not notes:
-        return head
     inside = "; ".join(notes)
     if rules:
         inside = f"{', '.join(rules)}: {inside}" if inside else ", ".join(rules)
@@ -31,8 +31,9 @@ def action_text(
 
 
 def prompt_text(seat: int, to_call: int, low: int | None, high: int | None, raise_word: str) -> str:
-    first = f"{chips(to_call)} to call" if to_call else "check"
+    """The prompt in words; chips written as :func:`chips` does, inline (every prompt)."""
+    first = f"{to_call:,} to call" if to_call else "check"
     if low is None or high is None:
         return f"Seat {seat}: {first}; no raise"
-    span = chips(low) if low == high else f"{chips(low)} - {chips(high)}"
+    span = f"{low:,}" if low == high else f"{low:,} - {high:,}"
     return f"Seat {seat}: {first}; {raise_word} to {span}"
