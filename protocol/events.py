@@ -53,6 +53,10 @@ class HandStart(_Event, tag="hand_start", frozen=True):
     orbit: int = 0
     """A mixed table by orbit: the hand starts game ``turn`` of the rotation (0 first), which
     deals ``orbit`` hands (0: the hand goes on with the game in play)."""
+    absent: list[int] = []
+    """Seats away at the deal, their hands killed (32), as ``start_hand`` said."""
+    exposed: list[int] = []
+    """Stud: seats whose up-card is an exposed down-card (RP-10-A), as ``start_hand`` said."""
 
 
 class ActionEvent(_Event, tag="action", frozen=True):

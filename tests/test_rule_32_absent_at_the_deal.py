@@ -42,6 +42,18 @@ def test_32_a_seat_away_at_the_deal_is_killed_and_one_present_plays() -> None:
     assert not actions_of(run(HOLDEM, [{"type": "start_hand"}]), 4)
 
 
+def test_24_a_correction_keeps_the_hand_of_a_seat_away_at_the_deal_dead() -> None:
+    """The floor voids the small blind's call: the hand is played again from its deal with
+    seat 4 still away (its hand killed first, 32, then the button's call), and the small blind
+    is to act again; before, the re-played deal had seat 4 present and prompted it."""
+    commands: list[Cmd] = [_away(4), act(1, "call"), act(2, "call")]
+    events = run(HOLDEM, [*commands, {"type": "correction", "reason": "misheard", "count": 1}])
+    redone = last(events, "correction")["events"]
+    assert [e["seat"] for e in redone if e["type"] == "action"][:2] == [4, 1]
+    assert last(events, "prompt")["seat"] == 2
+    assert last(events, "hand_start")["absent"] == [4]
+
+
 def test_32_the_big_blind_away_posts_it_and_the_post_stays_in_the_pot() -> None:
     """Seat 3 posted the big blind while away: killed, its 100 stays in the pot. Seat 4
     calls, the button folds, the small blind completes: the flop is checked down to the river

@@ -117,6 +117,8 @@ def start_hand(
             game=game if game != t.game else "",
             turn=nxt.turn,
             orbit=nxt.orbit,
+            absent=[] if redeal else list(cmd.absent),
+            exposed=list(cmd.exposed),
         )
     )
     if where.button != correct:
@@ -221,6 +223,8 @@ def _start_stud(
             game=game if game != t.game else "",
             turn=nxt.turn,
             orbit=nxt.orbit,
+            absent=[] if redeal else list(cmd.absent),
+            exposed=list(cmd.exposed),
         )
     )
     penalties.kill_penalised(t, penalised, emit)

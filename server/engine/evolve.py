@@ -234,7 +234,10 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         t, seats=[msgspec.structs.replace(s) for s in t.seats], history=[], base=None
     )
     t.base = base
-    t.history = [StartHand(cards=e.cards, button=e.button, up=e.up)]
+    # The deal as the dealer recorded it: a correction plays the hand again from it (24).
+    t.history = [
+        StartHand(cards=e.cards, button=e.button, up=e.up, absent=e.absent, exposed=e.exposed)
+    ]
     if e.game:
         t.game, t.next_game = e.game, ""  # type: ignore[assignment]
     t.hand = e.hand
