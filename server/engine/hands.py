@@ -231,7 +231,13 @@ def hand_name(game: str, hole: list[str], board: list[str]) -> str:
 def razz_name(five: list[str]) -> str:
     """A razz hand in words: "seven-five low", or what it has to pair when it must ("pair of
     aces, king low", "two pair, aces and threes, king low"), ranks read with aces low."""
-    ranks = [c[0] for c in five]
+    return _razz_words("".join(sorted(c[0] for c in five)))
+
+
+@cache
+def _razz_words(ranks: str) -> str:
+    """The words of five ranks (in any order): a table of at most 6,175 sets of ranks, each put
+    in words once."""
     by_count = {
         n: sorted({r for r in ranks if ranks.count(r) == n}, key=LOW_ORDER.index)
         for n in (1, 2, 3, 4)

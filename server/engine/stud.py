@@ -55,23 +55,26 @@ def card_key(card: str, ace_low: bool = False) -> tuple[int, int]:
 
 def showing(
     up: tuple[str, ...] | list[str], razz: bool = False
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, int]]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """How good the up-cards are, larger is better, compared as a poker hand of up to four
-    cards, then by the highest card by suit (RP-10-D).
+    cards; equal ones by :func:`top_card` (RP-10-D).
 
     Stud: quads over trips over two pair over a pair over high cards, the ranks compared in
     order. Razz: the reverse, every pair counting against the hand and lower ranks better
     (A-2 is the best two cards, K-K the worst), aces low.
     """
-    keys = LOW_KEYS if razz else HIGH_KEYS
-    made, ranks = _made("".join(sorted("".join(up)[::2])), razz)  # the ranks: every other letter
-    return made, ranks, max(map(keys.__getitem__, up))
+    return _made("".join(sorted("".join(up)[::2])), razz)  # the ranks: every other letter
+
+
+def top_card(up: tuple[str, ...] | list[str], razz: bool = False) -> tuple[int, int]:
+    """The highest up-card by rank, then suit (RP-10-D's tie-break)."""
+    return max(map((LOW_KEYS if razz else HIGH_KEYS).__getitem__, up))
 
 
 @cache
 def _made(ranks: str, razz: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What the up-cards' ranks (in any order) make, for :func:`showing`: a table of at most
-    2,379 sets of up to four ranks, each worked out once."""
+    """What the up-cards' ranks (in any order) make: a table of at most 2,379 sets of up to
+    four ranks, each worked out once."""
     order = LOW_RANKS if razz else RANKS
     counts = Counter(ranks)
     ranked = sorted(counts, key=lambda r: (counts[r], order.index(r)), reverse=True)
@@ -107,15 +110,21 @@ def best_board(t: TableState) -> int:
     """The live seat whose up-cards show the best hand (razz: the lowest): it acts first
     (RP-10-D) and, with no bet on seventh street, shows first (18-A)."""
     razz = is_razz(t.game)
-    best, value = 0, None
+    best: Seat | None = None
+    value: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     for s in t.seats:
         if s.up and s.dealt and not s.folded and not s.mucked:
             shows = showing(s.up, razz)
-            if value is None or shows > value:  # the first of equals, as max gives
-                best, value = s.number, shows
-    if value is None:
+            if (
+                best is None
+                or shows > value
+                # the top card only between equal boards (rare); of equals, the first
+                or (shows == value and top_card(s.up, razz) > top_card(best.up, razz))
+            ):
+                best, value = s, shows
+    if best is None:
         raise ValueError("no live hand shows a card")
-    return best
+    return best.number
 
 
 def bringing_in(t: TableState) -> bool:
