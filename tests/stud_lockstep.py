@@ -2,7 +2,9 @@
 
 Shared by the differential test (``tests/test_differential_stud.py``, whose docstring says what
 is compared and names PokerKit's departures from the TDA) and the stud benchmark
-(``benchmarks/engine_stud.py``, which keeps each hand's inputs to replay them timed).
+(``benchmarks/engine_stud.py``, which keeps each hand's inputs to replay them timed). The draw
+games' lockstep (``tests/draw_lockstep.py``) is this one with their deal (:meth:`Lockstep.start`,
+:meth:`Lockstep.step`), and a differential test's sample of hands is :class:`Sample`.
 
 A hand is dealt from a deck its RNG shuffles (or one given): three cards to every hand, then a
 burn and a card to every live hand on fourth to seventh street, given explicitly to both. At
@@ -54,7 +56,7 @@ from protocol import (
 )
 from protocol.commands import Command, Street
 from protocol.events import ActionEvent, FloorCall
-from server.engine import TableState, apply, new_table
+from server.engine import TableState, apply, new_table, rebuild
 from tests.stud_tda import (
     CAP,
     RANKS,
@@ -183,6 +185,9 @@ class Lockstep:
     untouched. ``observe`` sees the state after each command (the benchmark's state size).
     """
 
+    ODD_CHIPS = "21-B"
+    """The rule PokerKit's odd chips depart from (stud: by suit; the draw games: 21-A)."""
+
     def __init__(
         self,
         table: Stud,
@@ -278,6 +283,14 @@ class Lockstep:
             return self._play()
 
     def _play(self) -> Hand:
+        self.start()
+        while self.pk.status:
+            self.step()
+        self.finish()
+        return self.hand
+
+    def start(self) -> None:
+        """Shuffle, deal every hand its first cards and start the hand in both."""
         t, pk = self.table, self.pk
         if self.shuffled:
             self.rng.shuffle(self.deck)
@@ -291,15 +304,16 @@ class Lockstep:
         start = next((e for e in events if isinstance(e, HandStart)), None)
         if start is None or start.dealt != list(t.seats):
             self.fail("flow", f"hand_start {start} does not deal every seat {t.seats}")
-        while pk.status:
-            if pk.card_burning_status:
-                self.deal(LATER[LATER.index(self.street) + 1 if self.street in LATER else 0])
-            elif pk.actor_index is not None:
-                self.decide()
-            else:
-                self.fail("flow", "PokerKit waits for something the test does not do")
-        self.finish()
-        return self.hand
+
+    def step(self) -> None:
+        """What PokerKit waits for next: a street to deal, or a decision."""
+        pk = self.pk
+        if pk.card_burning_status:
+            self.deal(LATER[LATER.index(self.street) + 1 if self.street in LATER else 0])
+        elif pk.actor_index is not None:
+            self.decide()
+        else:
+            self.fail("flow", "PokerKit waits for something the test does not do")
 
     def deal(self, name: Street) -> None:
         """Burn and deal a street; before seventh street the stub is counted (RP-10-H)."""
@@ -405,7 +419,7 @@ class Lockstep:
         else:
             kind, total = self.betting_decision(i, prompt, top)
         mine, before = pk.bets[i], max(pk.bets)
-        command, how = recorded(self.rng, seat, kind, total, mine, before, top, self.book.unit)
+        command, how = self.record_as(seat, kind, total, mine, before, top)
         if self.style.declared_only:
             command, how = declared(seat, kind, total, before), kind
         self.hand.cases[how] += 1
@@ -424,6 +438,13 @@ class Lockstep:
             self.known(BRING_IN_AS_BET, why)
         elif acts[0].action not in READ_AS.get(kind, (kind,)):
             self.fail("reading", why)
+
+    def record_as(
+        self, seat: int, kind: str, total: int, mine: int, before: int, top: int
+    ) -> tuple[Act, str]:
+        """The action as the dealer records it (:func:`~tests.stud_tda.recorded`: limit
+        amounts, half a bet measured against the street's bet)."""
+        return recorded(self.rng, seat, kind, total, mine, before, top, self.book.unit)
 
     def bring_in_decision(self, i: int, prompt: Prompt, top: int) -> tuple[str, int]:
         """RP-10: bring it in or complete; left of a bring-in all-in on its ante, fold too."""
@@ -571,7 +592,7 @@ class Lockstep:
         if no_low or len({op.pot_index for op in pushes}) < len(pots):
             self.depart("23", f"PokerKit {pk.stacks}, pushed {pushes}; TDA pots {pots}")
         elif set(off) <= split and odd:
-            self.depart("21-B", f"odd chips: PokerKit {pk.stacks}, TDA {expected}")
+            self.depart(self.ODD_CHIPS, f"odd chips: PokerKit {pk.stacks}, TDA {expected}")
         else:
             self.fail("unclassified PokerKit divergence", f"PokerKit {pk.stacks}, TDA {expected}")
 
@@ -591,3 +612,78 @@ PK_OPS: dict[str, Callable[..., Any]] = {
 def pk_apply(pk: State, op: str, arg: Any) -> None:
     """A recorded PokerKit operation, as the lockstep makes it."""
     PK_OPS[op](pk, *(() if arg is None else (arg,)))
+
+
+# --- a differential test's sample ----------------------------------------------------------
+
+
+class Sample:
+    """A differential test's random sample: each game's hands ``0 .. hands[game] - 1``, each
+    played once by ``play(game, seed)`` and kept (the module's tests read the same hands; a
+    hand that disagrees is kept as its :class:`Mismatch`). ``script`` replays one seed."""
+
+    def __init__(
+        self, play: Callable[[str, int], Hand], hands: dict[str, int], script: str
+    ) -> None:
+        self.play, self.hands, self.script = play, hands, script
+        self.kept: dict[tuple[str, int], Hand | Mismatch] = {}
+
+    def seeds(self, game: str) -> range:
+        return range(self.hands[game])
+
+    def hand(self, game: str, seed: int) -> Hand | Mismatch:
+        if (game, seed) not in self.kept:
+            try:
+                self.kept[game, seed] = self.play(game, seed)
+            except Mismatch as exc:
+                self.kept[game, seed] = exc
+        return self.kept[game, seed]
+
+    def check(self, game: str, batch: int, batches: int) -> None:
+        """Every hand of the batch (seeds ``batch::batches``) agrees; else the failures by
+        kind, their seeds and the first one's trace."""
+        failures: dict[str, list[str]] = {}
+        first = ""
+        for seed in self.seeds(game)[batch::batches]:
+            hand = self.hand(game, seed)
+            if isinstance(hand, Mismatch):
+                failures.setdefault(hand.kind, []).append(str(seed))
+                first = first or str(hand)
+        assert not failures, (
+            f"{game}: Tablewire disagrees with the TDA answer in "
+            + "; ".join(f"{len(s)} [{k}] (seeds {', '.join(s[:8])})" for k, s in failures.items())
+            + f"\nReplay one with: python {self.script} --game {game} --seed N"
+            + "\nFirst failure:\n"
+            + first
+        )
+
+    def totals(self, games: tuple[str, ...]) -> tuple[Counter[str], Counter[str], int, int]:
+        """Divergences and situations over the games' hands; hands played through, and
+        showdowns."""
+        divergences: Counter[str] = Counter()
+        cases: Counter[str] = Counter()
+        played = showdowns = 0
+        for game in games:
+            for seed in self.seeds(game):
+                hand = self.hand(game, seed)
+                if isinstance(hand, Hand):
+                    played += 1
+                    showdowns += hand.showdown
+                    divergences.update(hand.divergences)
+                    cases.update(hand.cases)
+        return divergences, cases, played, showdowns
+
+
+def replay_step_by_step(config: TableConfig, hand: Hand) -> None:
+    """The hand's commands applied one by one: each leaves the state it was given as it was,
+    and ``rebuild`` of the events so far gives back the state at every step."""
+    state, events = new_table(config), []
+    for command in hand.commands:
+        given, before = state, msgspec.msgpack.encode(state)
+        state, new = apply(given, command)
+        assert msgspec.msgpack.encode(given) == before, command
+        events += new
+        assert msgspec.msgpack.encode(rebuild(config, events)) == msgspec.msgpack.encode(state), (
+            command
+        )
+    assert events == hand.events

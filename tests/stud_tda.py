@@ -13,7 +13,13 @@ import random
 from itertools import combinations
 from typing import Any
 
-from pokerkit import EightOrBetterLowHand, RegularLowHand, StandardHighHand
+from pokerkit import (
+    BadugiHand,
+    EightOrBetterLowHand,
+    RegularLowHand,
+    StandardHighHand,
+    StandardLowHand,
+)
 
 from protocol import Act
 from tests.test_differential_pokerkit import _chips_for as chips_for
@@ -23,6 +29,12 @@ LOW_RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 CAP = 4
 """Bets and raises a street: PokerKit's in its fixed-limit games, Tablewire's default ``cap``."""
+DRAW_HANDS: dict[str, Any] = {
+    "27TD": StandardLowHand,
+    "27SD": StandardLowHand,
+    "BADUGI": BadugiHand,
+}
+"""The draw games' hand values (``tests/draw_lockstep.py``): 2-7 lowball and badugi."""
 
 
 def card_key(card: str, ace_low: bool) -> tuple[int, int]:
@@ -104,6 +116,8 @@ class Book:
 
 def hand_values(game: str) -> tuple[Any, Any | None]:
     """PokerKit's hand classes for the pot (high, or razz's low) and for stud/8's low half."""
+    if game in DRAW_HANDS:
+        return DRAW_HANDS[game], None
     if game == "RAZZ":
         return RegularLowHand, None
     return StandardHighHand, EightOrBetterLowHand if game == "7S8" else None
@@ -150,7 +164,9 @@ def tda_result(
     the pot below; adjacent layers with the same contenders are one pot), and each is split on
     its own (23): the best hands share it (razz: the lowest); in stud/8 the high hand takes half
     and the odd chip (21-C), the best eight-or-better low among that pot's contenders the other
-    half, or the high hand all of it when none of them has a low.
+    half, or the high hand all of it when none of them has a low. In the draw games (one
+    hand value, no suits read) the odd chips go one each to the first winners left of the
+    button (21-A): ``cards`` keyed by index clockwise from the button's left.
     """
     final = [s - p for s, p in zip(stacks, paid, strict=True)]
     if len(live) == 1:
@@ -179,7 +195,8 @@ def tda_result(
         for half, kind, values, ace_low in halves:
             best = max(values[j] for j in eligible if values[j] is not None)
             won = [j for j in eligible if values[j] == best]
-            tied = won if len(won) > 1 else []  # (a hand's fives are read only for a tie)
+            # (a hand's fives are read only for a tie; the draw games' order is the index's)
+            tied = won if len(won) > 1 and game not in DRAW_HANDS else []
             order = {j: top_card(kind, cards[j], best, ace_low, first) for j in tied}
             for j, chips in share(half, won, order).items():
                 final[j] += chips
