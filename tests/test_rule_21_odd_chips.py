@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol import TableConfig
+from server.engine import TableState, new_table, stud
 from tests.support import last
 from tests.test_seed_common import DEEP, Cmd, Event, act, deal, run, table
 
@@ -210,3 +212,34 @@ def test_21_c_without_a_qualifying_low_the_high_hand_scoops_whole() -> None:
         *_shown(2, 3),
     ]
     assert pot(run(cfg, commands))["shares"] == {2: 1100}
+
+
+def _stud_hands(game: str, hands: dict[int, str]) -> TableState:
+    """A stud table at its showdown, each seat's seven cards as written (three down, four up)."""
+    config = TableConfig(
+        game=game,  # type: ignore[arg-type]
+        blinds=(0, 0),
+        ante=5,
+        min_bet=20,
+        bring_in=5,
+        seats=dict.fromkeys(hands, 1_000),
+        button=1,
+    )
+    t = new_table(config)
+    for s in t.seats:
+        cards = hands[s.number].split()
+        s.dealt, s.cards, s.up = True, tuple(cards[:3]), tuple(cards[3:])
+    return t
+
+
+def test_21_b_a_tied_hand_is_read_at_its_highest_card_the_flushes_by_their_own_suit() -> None:
+    """21-B, both sides of the line. Razz, both 7-4-3-2-A: seat 1 holds the seven of clubs and
+    of spades, so its five holds the seven of spades, over seat 2's seven of hearts, whatever
+    order the cards came in. Stud, two ace-high flushes of the same ranks: seat 2's diamonds
+    are read in diamonds though it also holds the ace of spades; seat 1's hearts win."""
+    razz = _stud_hands("RAZZ", {1: "7c Ah 2h 3h 4h Kd 7s", 2: "7h Ad 2d 3d 4d Qs Qc"})
+    assert stud.odd_chip_order(razz, [2, 1]) == [1, 2]
+    razz = _stud_hands("RAZZ", {1: "7s Ah 2h 3h 4h Kd 7c", 2: "7h Ad 2d 3d 4d Qs Qc"})
+    assert stud.odd_chip_order(razz, [2, 1]) == [1, 2]
+    flushes = _stud_hands("7S", {1: "Ah Kh 9h 7h 5h 2c 3c", 2: "Ad Kd 9d 7d 5d As 2s"})
+    assert stud.odd_chip_order(flushes, [2, 1]) == [1, 2]

@@ -187,6 +187,8 @@ def brings_in(t: TableState, s: Seat, act: Act) -> bool:
             f"seat {s.number} brings it in ({words.chips(level.bring_in)}) or completes to"
             f" {words.chips(level.min_bet)}: '{act.declare}' is neither",
         )
+    if amount is not None and amount == top <= level.bring_in:
+        return True  # all the seat has, no more than the bring-in: it brings it in all-in
     if amount is None or amount >= min(level.min_bet, top):
         return False
     if amount == min(level.bring_in, top):
@@ -267,7 +269,12 @@ def odd_chip_order(t: TableState, winners: list[int], low: bool = False) -> list
         s = t.seat(n)
         if s is None or not complete_hand(s, t.board):
             return -1, -1
-        five = hands.winning_five(t.game, hand_of(s, t.board), [], low)
-        return max(card_key(c, ace_low) for c in five)
+        cards = hand_of(s, t.board)
+        five = hands.winning_five(t.game, cards, [], low)
+        best = max(card_key(c, ace_low) for c in five)
+        if not ace_low and len({c[1] for c in five}) == 1:
+            return best  # a flush: its suit is its own
+        # Any card of the five's top rank plays the same five: the hand is read at its highest.
+        return max(k for k in (card_key(c, ace_low) for c in cards) if k[0] == best[0])
 
     return sorted(winners, key=lambda n: (tuple(-k for k in top(n)), n))
