@@ -48,6 +48,7 @@ CORPUS_SKIPPED = {
     "tests.test_properties",  # random hands drive the engine directly, not through play
     "tests.test_differential_pokerkit",
     "tests.test_differential_stud",  # 1,200 random hands through its own lockstep, not play
+    "tests.test_differential_draw",  # 2,000 random draw hands through its own lockstep
     "tests.test_phh_replay",
     "tests.test_engine_imports",
 }
