@@ -18,7 +18,7 @@ import msgspec
 
 from protocol.commands import Act
 from protocol.config import Game
-from protocol.events import Prompt
+from protocol.events import DrawPrompt, Prompt
 
 
 class _View(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +58,9 @@ class SeatView(_View, frozen=True):
     """The rule binding the seat to call or raise on its next action (48-B)."""
     up: list[str] = []
     """Stud: the seat's up-cards, public from the deal; ``cards`` are then its down-cards."""
+    draws: list[int] = []
+    """Draw games: the cards the seat drew at each draw of this hand so far, in order (0: stood
+    pat). Public: the players see how many each draws, never which cards (RP-25-D)."""
 
 
 class FloorCallView(_View, frozen=True):
@@ -97,6 +100,8 @@ class LevelView(_View, frozen=True):
     min_bet: int = 0
     bring_in: int = 0
     """Stud's bring-in (RP-10)."""
+    game: str = ""
+    """A mixed event's game announced for the next hand (``level.game``), "" when it stays."""
 
 
 class _Table(_View, frozen=True, tag_field="view"):
@@ -146,6 +151,22 @@ class _Table(_View, frozen=True, tag_field="view"):
     """Stud, while the dealer waits to deal seventh street: the procedure of a short stub
     (RP-10-H) — ``A`` (the burns mixed in, a card to each hand), ``B`` or ``C`` (one community
     card) — or "" when the stub is enough (as sixth street's ``round_end`` says)."""
+    stub: int = 0
+    """Draw games: the cards left in the stub to draw from (RP-25), as the last ``draw_prompt``
+    or ``drawn`` said; 0 in the other games."""
+    draw_prompt: DrawPrompt | None = None
+    """Draw games, while a draw waits on a seat: the ``draw_prompt`` event it was given (the
+    seat, the draw, the most it may throw, the stub), so a station loaded mid-draw knows
+    whose draw it is. None otherwise."""
+    rotation: list[str] = []
+    """A mixed table by orbit (``config.rotation``): its games in order (12-B, RP-18)."""
+    turn: int = 0
+    """The game of the rotation in play (0 the first)."""
+    orbit: int = 0
+    """The hands the game in play deals (``hand_start.orbit`` of its first hand)."""
+    played: int = 0
+    """The hands the game in play has dealt: with ``orbit`` dealt, the next hand deals the
+    rotation's next game."""
 
 
 class TableView(_Table, frozen=True, tag="staff"):

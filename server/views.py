@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from protocol.config import Level
-from protocol.events import Prompt
+from protocol.events import DrawPrompt, Prompt
 from protocol.views import (
     ClockView,
     FloorCallView,
@@ -28,7 +28,7 @@ from protocol.views import (
     TableView,
 )
 from protocol.wire import Snapshot, encoder
-from server.engine import Seat, TableState, stub
+from server.engine import Seat, TableState, draw, stub
 from server.engine.buttons import next_positions
 from server.engine.flow import prompt_for
 from server.engine.games import streets
@@ -157,6 +157,7 @@ def _seat(state: TableState, seat: Seat, public: bool, dealt_next: set[int]) -> 
         face_up=list(seat.face_up),
         no_raise=state.no_raise.get(seat.number, ""),
         no_fold=state.no_fold.get(seat.number, ""),
+        draws=list(seat.draws),
     )
 
 
@@ -172,13 +173,14 @@ def _call(call: PendingCall, blocking: bool) -> FloorCallView:
     )
 
 
-def _level(level: Level) -> LevelView:
+def _level(level: Level, game: str = "") -> LevelView:
     return LevelView(
         blinds=level.blinds,
         ante=level.ante,
         bba=level.bba,
         min_bet=level.min_bet,
         bring_in=level.bring_in,
+        game=game,
     )
 
 
@@ -188,6 +190,14 @@ def _prompt(state: TableState) -> Prompt | None:
         return None
     seat = state.seat(state.to_act)
     return prompt_for(state, seat) if seat is not None else None
+
+
+def _draw_prompt(state: TableState) -> DrawPrompt | None:
+    """The draw waiting on a seat, as its ``draw_prompt`` said it (RP-25-D)."""
+    if state.phase != "draw" or state.to_act is None or not draw.is_draw(state):
+        return None
+    seat = state.seat(state.to_act)
+    return draw._prompt(state, seat) if seat is not None else None
 
 
 def _seventh(state: TableState) -> str:
@@ -211,7 +221,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         ante=state.level.ante,
         bba=state.level.bba,
         chips=list(state.chips),
-        next_level=_level(state.next_level) if state.next_level else None,
+        next_level=_level(state.next_level, state.next_game) if state.next_level else None,
         button=state.button,
         small_blind=state.small_blind,
         big_blind=state.big_blind,
@@ -236,6 +246,12 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         min_bet=state.level.min_bet,
         bring_in=state.level.bring_in,
         seventh=_seventh(state),
+        stub=state.stub if draw.is_draw(state) else 0,
+        draw_prompt=_draw_prompt(state),
+        rotation=[g.game for g in state.rotation],
+        turn=state.turn,
+        orbit=state.orbit,
+        played=state.played,
         out_of_turn=[
             OutOfTurnView(seat=p.seat, act=p.act, rule=p.rule, skipped=list(p.skipped))
             for p in state.pending

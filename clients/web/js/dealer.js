@@ -3,13 +3,15 @@
 // what the tournament asks of the table — hand-for-hand, holds, seat changes (across.js) —
 // the dealer's undo of its last action, and the ruling log.
 
-import { fmt, streetName } from "./format.js";
+import { fmt } from "./format.js";
+import { streetNow } from "./draw.js";
 import { Feed, pageParams } from "./feed.js";
 import { h, renderInto, renderLog, showStatus, tickClock } from "./ui.js";
 import { bettingPanel } from "./dealer/betting.js";
 import { renderChipEntry } from "./dealer/chips.js";
 import { $, actAnswered, alert, entry, liveSeats, OFFLINE, send, station } from "./dealer/context.js";
 import { dealPanel, floorPanel, idlePanel, showdownPanel } from "./dealer/hand.js";
+import { drawPanel } from "./dealer/draw.js";
 import { setUpIrregularities } from "./dealer/irregular.js";
 import { renderOval } from "./dealer/oval.js";
 import { renderLevelStrip } from "./dealer/level.js";
@@ -61,7 +63,7 @@ function render() {
   document.title = `Dealer · Table ${model.table} · Tablewire`;
   // A tournament's table has the level (and the clock) in the strip under the header.
   const level = station.feed.clock.view ? "" : model.levelText(true);
-  const summary = [v.hand ? `Hand ${v.hand}` : "", v.hand ? streetName(v.street) : "", level, model.waitingOn].filter(Boolean);
+  const summary = [v.hand ? `Hand ${v.hand}` : "", v.hand ? streetNow(v) : "", level, model.waitingOn].filter(Boolean);
   $("summary").textContent = summary.join(" · ");
   if (entry.from != null && (v.phase !== "betting" || entry.from === v.to_act || !liveSeats().some((s) => s.seat === entry.from))) entry.from = null;
   renderOval($("table"), tapSeat);
@@ -85,13 +87,15 @@ function renderAction() {
   const v = model.view;
   const p = model.prompt;
   if (entry.hand !== v.hand) Object.assign(entry, { hand: v.hand, winners: {} });
-  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.up, s.bet]), v.hand, feed.online, model.lastPush?.hand, v.holds, v.cards_held, v.game, v.seventh]);
+  const sig = JSON.stringify([v.phase, p, v.to_act, entry.from, v.next_street, v.street, v.pots, v.awards, v.exposed, v.floor, liveSeats().map((s) => [s.seat, s.shown, s.cards, s.up, s.bet, s.draws]), v.hand, feed.online, model.lastPush?.hand, v.holds, v.cards_held, v.game, v.seventh, v.draw_prompt, v.draw_note, v.next_level, entry.absent, entry.exposed]);
   renderInto($("action"), sig, () => {
     // RP-8-F: the hand-for-hand all-in waits for the floor; nothing is dealt or shown.
     if (v.cards_held) return h("div", { class: "floor-wait" }, h("h2", {}, "Waiting for the floor"), h("p", { class: "call-text" }, "The all-in stays face down and nothing is dealt until the floor releases it."));
     switch (v.phase) {
       case "betting":
         return bettingPanel();
+      case "draw":
+        return drawPanel();
       case "deal":
         return [dealPanel(), v.exposed ? showdownPanel(false) : null];
       case "showdown":

@@ -4,7 +4,8 @@
 // player moved away or here) and hand-for-hand. It draws only the cards it received: the
 // server strips hole cards for display tokens.
 
-import { streetName } from "./format.js";
+import { gameName } from "./format.js";
+import { blindLevel, isDraw, streetNow } from "./draw.js";
 import { Feed, pageParams } from "./feed.js";
 import { h, ruleText, showStatus, tickClock } from "./ui.js";
 import { heldResult, holdSeconds, resultLines } from "./display-result.js";
@@ -12,6 +13,7 @@ import { renderDisplayTable } from "./display-table.js";
 import { shortChips } from "./display-words.js";
 import { holdsOf, seatChangeText } from "./table-holds.js";
 import { isStud, studLevel } from "./stud.js";
+import { nextGame } from "./table.js";
 
 const params = pageParams();
 const $ = (id) => document.getElementById(id);
@@ -50,22 +52,31 @@ function wake(ms) {
 
 function levelText(v) {
   if (isStud(v)) return studLevel(v, shortChips);
+  if (isDraw(v)) return blindLevel(v, shortChips);
   if (!v.blinds?.[1]) return "";
   const ante = v.ante ? ` · ${v.bba ? "BB ante" : "Ante"} ${shortChips(v.ante)}` : "";
   return `Blinds ${shortChips(v.blinds[0])}/${shortChips(v.blinds[1])}${ante}`;
 }
 
 function nextText(v, next) {
+  // A mixed event's next game is named first ("Next: Seven-card stud · Ante 1M ...").
+  if (next.game && next.game !== v.game) {
+    const level = next.bring_in ? studLevel(next, shortChips, true) : blindLevel({ ...next }, shortChips);
+    return [gameName(next.game), level].filter(Boolean).join(" · ");
+  }
   if (isStud(v)) return studLevel({ ...next, bring_in: next.bring_in || v.bring_in, min_bet: next.min_bet || v.min_bet }, shortChips);
+  if (isDraw(v)) return blindLevel({ ...next, game: v.game }, shortChips);
   return `${shortChips(next.blinds[0])}/${shortChips(next.blinds[1])}${next.ante ? ` ante ${shortChips(next.ante)}` : ""}`;
 }
 
 function renderHeader(v) {
-  $("title").textContent = `Table ${model.table}${v.hand ? ` · Hand ${v.hand} · ${streetName(v.street)}` : ""}`;
+  $("title").textContent = `Table ${model.table}${v.hand ? ` · Hand ${v.hand} · ${streetNow(v)}` : ""}`;
   const next = v.next_level;
+  // A table by orbit says the rotation's next game once the game in play deals its last hand.
+  const coming = next ? nextText(v, next) : nextGame(v) !== v.game ? gameName(nextGame(v)) : "";
   $("level").replaceChildren(
     levelText(v),
-    next ? h("span", { class: "next" }, ` · Next: ${nextText(v, next)}`) : "",
+    coming ? h("span", { class: "next" }, ` · Next: ${coming}`) : "",
   );
 }
 

@@ -6,7 +6,8 @@
 import { FloorFeed, tokenName } from "./floor-context.js";
 import { renderCalls, tickCalls } from "./floor-calls.js";
 import { FloorTools } from "./floor-tools.js";
-import { fmt, streetName } from "./format.js";
+import { fmt, gameName } from "./format.js";
+import { streetNow } from "./draw.js";
 import { pageParams } from "./feed.js";
 import { clockLeft, h, renderInto, renderLog, showAlert, showStatus } from "./ui.js";
 import { clockWords, levelUpText, nextSecond } from "./level-strip.js";
@@ -113,9 +114,10 @@ function tileFacts(m) {
   const toAct = v.seats.find((s) => s.seat === v.to_act);
   const penalties = v.seats.filter((s) => s.penalty).map((s) => `Seat ${s.seat}: ${s.penalty} hand${s.penalty === 1 ? "" : "s"}`);
   return {
-    hand: v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "No hand yet",
+    hand: v.hand ? `Hand ${v.hand} · ${streetNow(v)}` : "No hand yet",
+    game: gameName(v.game),
     pot: `Pot ${fmt(m.potWithBets)}`,
-    act: v.to_act != null ? `Seat ${v.to_act}${toAct?.name ? ` (${toAct.name})` : ""} to ${owesBringIn(m.prompt) === v.to_act ? "bring it in" : "act"}` : waiting(m),
+    act: v.to_act != null ? `Seat ${v.to_act}${toAct?.name ? ` (${toAct.name})` : ""} to ${owesBringIn(m.prompt) === v.to_act ? "bring it in" : v.phase === "draw" ? "draw" : "act"}` : waiting(m),
     clock: v.clock ? clockLeft(v.clock) : "",
     penalties,
     calls: v.floor.length,
@@ -130,7 +132,7 @@ function renderTiles(all) {
     if (!all.length) return h("p", { class: "none" }, "Waiting for the tables' first events…");
     return all.map((m) => {
       const f = tileFacts(m);
-      const label = [`Table ${m.table}`, f.hand, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : "", f.levelUp].filter(Boolean).join(", ");
+      const label = [`Table ${m.table}`, f.game, f.hand, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : "", f.levelUp].filter(Boolean).join(", ");
       return h(
         "button",
         {
@@ -142,6 +144,7 @@ function renderTiles(all) {
           onclick: () => open(m.table),
         },
         h("span", { class: "tile-head" }, h("span", { class: "tile-name" }, `Table ${m.table}`), f.calls ? h("span", { class: "flag" }, h("span", { "aria-hidden": "true" }, "⚠ "), `Floor call${f.calls > 1 ? `s ${f.calls}` : ""}`) : null),
+        h("span", { class: "tile-line game" }, f.game),
         h("span", { class: "tile-line" }, f.hand),
         h("span", { class: "tile-pot" }, f.pot),
         h("span", { class: "tile-line act" }, f.act),
@@ -169,7 +172,7 @@ function renderDetail(m) {
   const v = m.view;
   $("detail").dataset.table = m.table;
   $("detail-title").textContent = `Table ${m.table}`;
-  $("detail-summary").textContent = [v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "", m.levelText(), levelUpText(v), waiting(m)].filter(Boolean).join(" · ");
+  $("detail-summary").textContent = [gameName(v.game), v.hand ? `Hand ${v.hand} · ${streetNow(v)}` : "", m.levelText(), levelUpText(v), waiting(m)].filter(Boolean).join(" · ");
   if (!renderInto($("tools"), tools.signature(m), () => tools.build(m))) tools.refresh(m);
   if (log.dataset.table !== m.table) {
     log.replaceChildren();

@@ -54,7 +54,11 @@ const STREET_NAMES = {
   preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown",
   // Stud (RP-10)
   third: "Third street", fourth: "Fourth street", fifth: "Fifth street", sixth: "Sixth street", seventh: "Seventh street",
+  // The draw games' betting rounds (RP-25): a street is the betting after its draw.
+  predraw: "Before the draw", first_draw: "After the first draw", second_draw: "After the second draw",
+  third_draw: "After the third draw", draw: "After the draw",
 };
+const DRAW_STREETS = new Set(["first_draw", "second_draw", "third_draw", "draw"]);
 export function streetName(street) {
   return STREET_NAMES[street] ?? capital(street || "");
 }
@@ -66,6 +70,7 @@ export function describe(event) {
   let text = event.text || "";
   switch (t) {
     case "prompt":
+    case "draw_prompt":
     case "recorded":
       return null;
     case "dealt":
@@ -92,6 +97,7 @@ export function describe(event) {
       break;
     case "level":
       text = "Next hand: " + [
+        event.game ? gameName(event.game) : "",
         event.blinds[1] ? `blinds ${fmt(event.blinds[0])}/${fmt(event.blinds[1])}` : "",
         event.ante ? `${event.bba ? "big-blind ante" : "ante"} ${fmt(event.ante)}` : "",
         event.bring_in ? `bring-in ${fmt(event.bring_in)}, small bet ${fmt(event.min_bet)}` : "",
@@ -119,6 +125,8 @@ export function describe(event) {
  * 1, 9s to seat 3") or seventh street face down, never a down-card; a short stub's community
  * card with the procedure (RP-10-H). */
 function dealtText(event) {
+  // A draw complete: the engine's words count each seat's draw and the stub, never a card.
+  if (DRAW_STREETS.has(event.street) && event.text) return event.text;
   const name = streetName(event.street);
   const up = Object.entries(event.up || {});
   if (up.length) return `${name}: ${up.map(([seat, cards]) => `${cards.join(" ")} to seat ${seat}`).join(", ")}`;
@@ -129,6 +137,17 @@ function dealtText(event) {
     return `${name} dealt face down${why}`;
   }
   return `${name} dealt${event.cards?.length ? ": " + event.cards.join(" ") : ""}`;
+}
+
+const GAME_NAMES = {
+  NLHE: "No-limit Hold'em", PLHE: "Pot-limit Hold'em", LHE: "Limit Hold'em", NLO: "No-limit Omaha",
+  PLO: "Pot-limit Omaha", PLO8: "Pot-limit Omaha Hi-Lo", LO8: "Limit Omaha Hi-Lo", "7S": "Seven-card stud",
+  "7S8": "Stud hi-lo", RAZZ: "Razz", "27TD": "2-7 Triple Draw", "27SD": "No-limit 2-7 Single Draw", BADUGI: "Badugi",
+};
+/** A game's name as the stations show it: "2-7 Triple Draw" for 27TD, "Seven-card stud" for
+ * 7S (the code itself for a game this station does not know). */
+export function gameName(game) {
+  return GAME_NAMES[game] || game || "";
 }
 
 /** "the main pot" for pot 0, then "side pot 1", "side pot 2" ... */

@@ -4,10 +4,18 @@
 // while a hand is in play (25-B: the hand in play finishes at its level).
 
 import { anteText, blindsText, clockFace, levelLine, timeText } from "./tournament.js";
+import { fmt, gameName } from "./format.js";
 
-/** "200/400 · BB ante 400" for a table's level ({blinds, ante, bba}). */
+/** "200/400 · BB ante 400" for a table's level ({blinds, ante, bba}); a mixed event's next game
+ * first ("Seven-card stud · Ante 1,000 · Bring-in 2,000"). */
 export function levelWords(level) {
-  return [blindsText(level), anteText(level)].filter(Boolean).join(" · ");
+  const stud = level?.bring_in > 0;
+  return [
+    level?.game ? gameName(level.game) : "",
+    stud ? "" : level?.blinds?.[1] ? blindsText(level) : "",
+    anteText(level),
+    stud ? `Bring-in ${fmt(level.bring_in)}` : "",
+  ].filter(Boolean).join(" · ");
 }
 
 /** What the table's next hand changes to: "Level up after this hand: …" while a hand is in

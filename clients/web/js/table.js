@@ -6,6 +6,7 @@
 import { describe, entryKind, fmt, words } from "./format.js";
 import { applyHoldEvent, carryHolds, emptyHolds, holdsFromSnapshot, holdsOf } from "./table-holds.js";
 import { isStud, procedureOf, studLevel } from "./stud.js";
+import { blindLevel, drawProcedure, handSize, isDraw, PREDRAW } from "./draw.js";
 import { shortChips } from "./display-words.js";
 
 const LOG_KEEP = 300;
@@ -48,6 +49,17 @@ export function emptyView() {
     min_bet: 0,
     bring_in_seat: null,
     seventh: "",
+    // Draw games (RP-25): the stub, the draw waiting on a seat (its `draw_prompt`) and the
+    // short stub's procedure of the draw under way, as its `drawn` event said it.
+    stub: 0,
+    draw_prompt: null,
+    draw_note: null,
+    muck: [], // the discards entered since the muck was last shuffled in (staff; 37-E)
+    // A mixed table by orbit: its games, the one in play, the hands it deals and has dealt.
+    rotation: [],
+    turn: 0,
+    orbit: 0,
+    played: 0,
     ...emptyHolds(),
   };
 }
@@ -65,6 +77,7 @@ function seatFrom(s) {
     waiting: Boolean(s.waiting),
     cards: Array.isArray(s.cards) ? [...s.cards] : [],
     up: Array.isArray(s.up) ? [...s.up] : [],
+    draws: Array.isArray(s.draws) ? [...s.draws] : [],
     penalty: s.penalty || 0,
   };
   return settle(seat);
@@ -104,9 +117,18 @@ export function callText(call) {
   return `Floor, ${who}: ${call.options.map(words).join(" or ")} (${call.rule})`;
 }
 
-/** A stud level's bring-in and small bet, kept with the next level (RP-10). */
+/** A stud level's bring-in and small bet, kept with the next level (RP-10); a mixed event's
+ * next game (`level.game`). */
 function studNext(level) {
-  return level?.bring_in ? { bring_in: level.bring_in, min_bet: level.min_bet || 0 } : {};
+  return {
+    ...(level?.bring_in ? { bring_in: level.bring_in, min_bet: level.min_bet || 0 } : {}),
+    ...(level?.game ? { game: level.game, min_bet: level.min_bet || 0 } : {}),
+  };
+}
+
+/** A draw's procedure from a short stub (RP-25), kept while the draw goes on. */
+function drawNote(e) {
+  return drawProcedure(e) ? { seat: e.seat, street: e.street, procedure: drawProcedure(e), text: e.text || "", rules: [...(e.rules || [])] } : null;
 }
 
 function clockFrom(c) {
@@ -140,6 +162,17 @@ function recallHand(r, e) {
   if (e.type === "shown" && !e.mucked && e.cards?.length) held.cards[e.seat] = [...e.cards];
   if (e.type === "expose_all") Object.assign(held.cards, clone(e.cards || {}));
   if (e.type === "hand_end" && !e.void) held.ended = e;
+}
+
+/** The game the next hand deals: a rotation's next game once the game in play has dealt its
+ * orbit, the game a level announced, else the game in play (12-B, 25, RP-18). */
+export function nextGame(v) {
+  const rotation = v.rotation || [];
+  if (rotation.length) {
+    if (v.played && v.played < v.orbit) return v.game;
+    return v.played ? rotation[(v.turn + 1) % rotation.length] : rotation[0];
+  }
+  return v.next_level?.game || v.game;
 }
 
 export class TableModel {
@@ -242,7 +275,7 @@ export class TableModel {
         r.prompt = event;
         break;
       case "hand_start":
-        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand, recorded: null, bringIn: null });
+        Object.assign(r, { prompt: null, shown: [], mucked: [], awards: {}, hand: event.hand, recorded: null, bringIn: null, drawNote: null });
         if (!event.redeal) r.level = null;
         break;
       case "hand_end":
@@ -263,6 +296,12 @@ export class TableModel {
         break;
       case "action":
         if (event.action === "bring_in") r.bringIn = event.seat;
+        break;
+      case "drawn":
+        r.drawNote = drawNote(event) || r.drawNote || null;
+        break;
+      case "dealt":
+        r.drawNote = null;
         break;
       case "level":
         r.level = { blinds: [...event.blinds], ante: event.ante || 0, bba: Boolean(event.bba), ...studNext(event) };
@@ -290,6 +329,7 @@ export class TableModel {
       v.awards = { ...r.awards, ...v.awards };
       this.lastRecorded = r.recorded ?? null;
       if (r.bringIn != null) v.bring_in_seat = r.bringIn;
+      if (v.phase === "draw" && r.drawNote) v.draw_note = r.drawNote;
     }
     if (!v.next_level && r.level) v.next_level = r.level;
     for (const call of v.floor) {
@@ -319,7 +359,7 @@ export class TableModel {
     while (i < this.log.length && this.log[i].seq > seq) i += 1;
     this.log.splice(i, 0, entry);
     if (this.log.length > LOG_KEEP) this.log.length = LOG_KEEP;
-    if (["action", "ruling", "floor_call", "irregularity", "misdeal", "penalty", "correction", "clock", "out_of_turn", "round_end", "hand_end", "expose_all", "showdown", "shown", "award", "answer"].includes(event.type)) {
+    if (["action", "ruling", "floor_call", "irregularity", "misdeal", "penalty", "correction", "clock", "out_of_turn", "round_end", "hand_end", "expose_all", "showdown", "shown", "award", "answer"].includes(event.type) || (event.type === "drawn" && line.rules.length)) {
       if (!this.lastRuling || this.lastRuling.seq < seq) this.lastRuling = entry;
     }
   }
@@ -382,7 +422,20 @@ export class TableModel {
         v.pots = [...(e.pots || [])];
         v.phase = e.next === "showdown" ? "showdown" : e.next === "" ? "over" : "deal";
         break;
+      case "draw_prompt":
+        // Draw games: the seat to draw (RP-25-D); no betting prompt meanwhile.
+        v.to_act = e.seat;
+        v.phase = "draw";
+        v.draw_prompt = clone(e);
+        v.stub = e.stub ?? v.stub;
+        this.prompt = null;
+        break;
+      case "drawn":
+        this.drawn(e);
+        break;
       case "dealt":
+        v.draw_prompt = null;
+        v.draw_note = null;
         for (const s of v.seats) {
           v.pot_total += s.bet;
           s.bet = 0;
@@ -526,6 +579,32 @@ export class TableModel {
     if (e.total > v.current_bet) v.current_bet = e.total;
   }
 
+  /** A seat drew: its count (public), the stub left and, where the station sees them (staff),
+   * the new cards in place of the discards; a hand drawn without them is unknown until it is
+   * tabled (as the engine keeps it). */
+  drawn(e) {
+    const v = this.view;
+    const s = this.seat(e.seat);
+    s.draws = [...(s.draws || []), e.count];
+    if (e.count && s.cards.length) {
+      const thrown = e.thrown || [];
+      const cards = e.cards || [];
+      const kept = s.cards.filter((c) => !thrown.includes(c));
+      const known = thrown.length && cards.length && ![...thrown, ...cards].includes("??");
+      s.cards = known && kept.length + e.count === s.cards.length ? [...kept, ...cards] : [];
+    }
+    // RP-25-C shuffles the muck (folded hands and discards) into the stub: none of it is out.
+    if ((e.rules || []).includes("RP-25-C")) {
+      v.muck = [];
+      for (const x of v.seats) if (x.dealt && !x.in_hand) x.cards = [];
+    }
+    v.muck = [...(v.muck || []), ...(e.thrown || []).filter((c) => c !== "??")];
+    v.stub = e.stub ?? v.stub;
+    v.to_act = null;
+    v.draw_prompt = null;
+    v.draw_note = drawNote(e) || v.draw_note;
+  }
+
   handStart(e) {
     const v = this.view;
     this.base = clone({ ...v, floor: v.floor.filter((c) => !c.blocking) });
@@ -542,16 +621,22 @@ export class TableModel {
     const dealt = new Set(e.dealt || []);
     const cards = e.cards || {};
     const up = e.up || {};
-    // A mixed event changes the game between hands: the hand says its game when it changed.
+    // A mixed event changes the game between hands: the hand says its game when it changed;
+    // a rotation's game says its place and how many hands it deals when it starts.
     if (e.game) v.game = e.game;
+    if (e.orbit) Object.assign(v, { turn: e.turn || 0, orbit: e.orbit, played: e.redeal ? v.played : 1 });
+    else if (v.rotation?.length && !e.redeal) v.played = (v.played || 0) + 1;
     const stud = isStud(v) || Object.keys(up).length > 0;
     if (stud) Object.assign(v, { bring_in: e.bring_in ?? v.bring_in, min_bet: e.min_bet || v.min_bet, bring_in_seat: null, seventh: "" });
+    else Object.assign(v, { bring_in: 0, min_bet: e.min_bet || v.min_bet });
+    const draw = isDraw(v);
     for (const s of v.seats) {
       s.bet = 0;
       s.dealt = dealt.has(s.seat);
       s.folded = s.shown = s.mucked = false;
       s.cards = [...(cards[s.seat] || cards[String(s.seat)] || [])];
       s.up = [...(up[s.seat] || up[String(s.seat)] || [])];
+      s.draws = [];
       if (s.dealt) s.waiting = false;
       if (s.penalty && s.dealt) s.penalty -= 1;
     }
@@ -565,7 +650,12 @@ export class TableModel {
     v.seats.forEach(settle);
     v.pot_total = middle;
     v.pots = [];
-    v.street = stud ? "third" : "preflop";
+    v.street = stud ? "third" : draw ? PREDRAW : "preflop";
+    // Draw games: the stub is what the deal left (52 less the hands, RP-25).
+    v.stub = draw ? 52 - handSize(v.game) * dealt.size : 0;
+    v.draw_prompt = null;
+    v.draw_note = null;
+    v.muck = [];
     v.board = [];
     v.next_street = "";
     v.current_bet = stud ? 0 : e.blinds[1];
@@ -594,6 +684,7 @@ export class TableModel {
       s.dealt = s.folded = s.shown = s.mucked = false;
       s.cards = [];
       s.up = [];
+      s.draws = [];
       settle(s);
     }
     v.seats = v.seats.filter((s) => !busted.has(s.seat));
@@ -609,6 +700,8 @@ export class TableModel {
     v.out_of_turn = [];
     v.bring_in_seat = null;
     v.seventh = "";
+    v.draw_prompt = null;
+    v.draw_note = null;
     this.base = null;
     this.lastRecorded = null;
   }
@@ -655,6 +748,7 @@ export class TableModel {
     const call = v.floor.find((c) => c.blocking);
     if (v.phase === "floor" && call) return `Floor: call ${call.call}${call.seat ? `, seat ${call.seat}` : ""} (${call.rule})`;
     if (v.phase === "betting" && v.to_act != null) return `Seat ${v.to_act} to act`;
+    if (v.phase === "draw" && v.to_act != null) return `Seat ${v.to_act} to draw`;
     if (v.phase === "deal") return `Dealer: deal the ${v.next_street}`;
     if (v.phase === "showdown") return "Dealer: show, muck or award";
     if (v.cards_held) return "Floor: release the all-in (hand-for-hand, RP-8-F)";
@@ -671,6 +765,7 @@ export class TableModel {
   levelText(short = false) {
     const v = this.view;
     if (isStud(v)) return short ? studLevel(v, shortChips, true) : studLevel(v, fmt);
+    if (isDraw(v)) return short ? blindLevel(v, shortChips, true) : blindLevel(v, fmt);
     const parts = [];
     if (v.blinds?.[1]) parts.push(`Blinds ${fmt(v.blinds[0])}/${fmt(v.blinds[1])}`);
     if (v.ante) parts.push(`${v.bba ? "BB ante" : "Ante"} ${fmt(v.ante)}`);

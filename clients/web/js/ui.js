@@ -1,9 +1,10 @@
 // DOM helpers and the pieces every station renders: the connection banner, cards, the oval
 // table with its seats, and the ruling log.
 
-import { cardsLabel, fmt, parseCard, streetName } from "./format.js";
+import { cardsLabel, fmt, gameName, parseCard } from "./format.js";
 import { ruleLine } from "./rules.js";
 import { downCount, eightPlaces, isStud, MOST_HANDS, studHand, studPlace } from "./stud.js";
+import { drawsShort, drawsText, isDraw, streetNow } from "./draw.js";
 
 /** h("button", {class: "x", onclick}, "text", child...) */
 export function h(tag, attrs = {}, ...children) {
@@ -179,6 +180,8 @@ export function seatLabel(v, s, clockText = "", cards = s.cards) {
   if (state) parts.push(state.toLowerCase());
   const held = cardsWords(v, s, cards);
   if (held) parts.push(held);
+  // Draw games: how many each drew is public (RP-25-D).
+  if (isDraw(v) && s.draws?.length) parts.push(drawsText(s.draws).replaceAll(" · ", ", "));
   if (v.to_act === s.seat) parts.push("to act");
   if (clockText) parts.push(clockText);
   return parts.join(", ");
@@ -213,7 +216,9 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
   const v = model.view;
   const stud = isStud(v);
   const eight = eightPlaces(v);
-  const places = eight ? MOST_HANDS : 10;
+  // A draw table of six seats or fewer (triple draw's usual most) spreads them round the oval.
+  const six = !eight && isDraw(v) && v.seats.every((s) => s.seat <= 6);
+  const places = eight ? MOST_HANDS : six ? 6 : 10;
   // Where seat n sits (scale 1) and where its bet goes (0.55: nearer the middle).
   const placeOf = (n, scale = 1) => {
     if (eight) return studPlace(n, 50 - (50 - studRowsAt[0]) * scale, 50 + (studRowsAt[1] - 50) * scale);
@@ -221,6 +226,7 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
   };
   container.classList.toggle("eight", eight);
   container.classList.toggle("stud", stud);
+  container.classList.toggle("draw", isDraw(v));
   container.dataset.places = places;
   const bySeat = new Map(v.seats.map((s) => [s.seat, s]));
   const nodes = [h("div", { class: "felt", "aria-hidden": "true" })];
@@ -245,6 +251,8 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
     // Stud: the hand as it lies, up-cards face up and down-cards as backs, while it is live.
     const studRow = stud && v.phase !== "idle" && (s.in_hand || s.shown) && (s.up?.length || shown.length);
     const hole = studRow ? (rows ? studRows(v, s, shown) : h("div", { class: "hole" }, studCards(v, s, shown))) : shown.length ? h("div", { class: "hole" }, cardList(shown, "small")) : null;
+    // Draw games: the seat's draws this hand ("Draws 2·pat"), public; in words in its label.
+    const draws = isDraw(v) && v.phase !== "idle" && s.in_hand && s.draws?.length ? h("div", { class: "draws" }, drawsShort(s.draws)) : null;
     nodes.push(
       h(
         "div",
@@ -259,10 +267,12 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
         h("div", { class: "stack" }, fmt(s.stack)),
         state ? h("div", { class: "state" }, state) : null,
         hole,
-        v.to_act === n ? h("div", { class: "act-flag" }, clock || "To act") : null,
+        draws,
+        v.to_act === n ? h("div", { class: "act-flag" }, clock || (v.phase === "draw" ? "To draw" : "To act")) : null,
       ),
     );
-    if (s.bet) {
+    // A draw game's bets are pulled into the pot before the draw (the pot counts them).
+    if (s.bet && v.phase !== "draw") {
       const b = placeOf(n, 0.55);
       nodes.push(h("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, dataset: { seat: n }, "aria-hidden": "true" }, fmt(s.bet)));
     }
@@ -274,7 +284,9 @@ export function renderTable(container, model, { cards = (s) => s.cards, empties 
     h(
       "div",
       { class: "centre" },
-      h("div", { class: "street", id: "street" }, v.hand ? `Hand ${v.hand} · ${streetName(v.street)}` : "No hand yet"),
+      // The game in play (a mixed event changes it between hands).
+      v.game ? h("div", { class: "game-name", id: "game" }, gameName(v.game)) : null,
+      h("div", { class: "street", id: "street" }, v.hand ? `Hand ${v.hand} · ${streetNow(v)}` : "No hand yet"),
       h("div", { class: "pot" }, h("span", { class: "pot-label" }, "Pot "), h("span", { id: "pot" }, fmt(model.potWithBets))),
       v.pots.length > 1 ? h("div", { class: "pots" }, v.pots.map((p, i) => h("span", {}, `${i ? `Side pot ${i}` : "Main"} ${fmt(p)}`))) : null,
       stud && v.board.length ? h("div", { class: "community-label" }, "Community card") : null,

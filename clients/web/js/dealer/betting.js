@@ -8,6 +8,7 @@ import { act, actingSeat, alert, entry, resetEntry, send, station } from "./cont
 import { confirmWith } from "./confirm.js";
 import { askAmount } from "./numpad.js";
 import { isStud } from "../stud.js";
+import { isDraw, isLimit } from "../draw.js";
 import { bringInLabel } from "./stud.js";
 
 function big(label, key, onclick, extra = "") {
@@ -69,10 +70,12 @@ export function bettingPanel() {
   ];
 }
 
-/** Stud is fixed limit: a stack that covers the most the seat may put in has no all-in of its
- * own to record (the bring-in and completion, the call and raise are the buttons). */
+/** Stud, triple draw and badugi are fixed limit: a stack that covers the most the seat may put
+ * in has no all-in of its own to record (the bring-in and completion, the call and raise are
+ * the buttons). */
 function coversTheLimit(p, seat) {
-  if (!isStud(station.model.view)) return false;
+  const v = station.model.view;
+  if (!isStud(v) && !(isDraw(v) && isLimit(v))) return false;
   const most = p.max_raise_to ?? (seat?.bet ?? 0) + p.to_call;
   return p.all_in_to > most;
 }

@@ -19,7 +19,21 @@ export const entry = {
   promptKey: "",
   hand: null,
   winners: {},
+  // Irregularities at the deal, marked before the hand is started: the seats away (32) and,
+  // in stud, those whose down-card the dealer exposed (RP-10-A). The next start sends them.
+  absent: [],
+  exposed: [],
 };
+
+/** The fields of the next `start_hand` for the seats marked at the deal; the marks are spent. */
+export function atTheDeal() {
+  const fields = {};
+  if (entry.absent.length) fields.absent = [...entry.absent].sort((a, b) => a - b);
+  if (entry.exposed.length) fields.exposed = [...entry.exposed].sort((a, b) => a - b);
+  entry.absent = [];
+  entry.exposed = [];
+  return fields;
+}
 
 export const OFFLINE = "Offline: not recorded. Reconnecting — record it again once online.";
 

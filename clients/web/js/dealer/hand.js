@@ -1,15 +1,17 @@
 // The deal (cards from the picker), the showdown (show, muck confirmed, award), the floor
 // wait, and between hands the push list of the last hand with its bust-outs.
 
-import { fmt, words } from "../format.js";
-import { callText } from "../table.js";
+import { fmt, gameName, words } from "../format.js";
+import { callText, nextGame } from "../table.js";
 import { h } from "../ui.js";
-import { alert, entry, liveSeats, send, station } from "./context.js";
+import { $, alert, atTheDeal, entry, liveSeats, send, station } from "./context.js";
 import { heldWhy } from "./across.js";
 import { confirmWith } from "./confirm.js";
 import { pickCards } from "./picker.js";
-import { isStud } from "../stud.js";
+import { isStud, STUD_GAMES } from "../stud.js";
 import { showStud, startStudHand, studDealPanel } from "./stud.js";
+import { handSize, isDraw } from "../draw.js";
+import { drawWaitPanel } from "./draw.js";
 
 const STREET_CARDS = { flop: 3, turn: 1, river: 1 };
 const HOLE_CARDS = { NLHE: 2, PLHE: 2, LHE: 2 };
@@ -19,6 +21,7 @@ const potName = (i) => (i ? `Side pot ${i}` : "Main pot");
 
 export function dealPanel() {
   if (isStud(station.model.view)) return studDealPanel();
+  if (isDraw(station.model.view)) return drawWaitPanel();
   const street = station.model.view.next_street;
   const count = STREET_CARDS[street] || 1;
   const pick = () => pickCards({
@@ -37,11 +40,13 @@ export function dealPanel() {
 }
 
 function show(s) {
-  if (isStud(station.model.view)) return showStud(s);
-  if (s.cards.length) return send({ type: "show", seat: s.seat, cards: s.cards });
+  const v = station.model.view;
+  if (isStud(v)) return showStud(s);
+  // A draw game's hand is known when it was entered and every draw with its cards.
+  if (s.cards.length && !s.cards.includes("??")) return send({ type: "show", seat: s.seat, cards: s.cards });
   return pickCards({
     title: `Seat ${s.seat} shows`,
-    count: HOLE_CARDS[station.model.view.game] ?? 4,
+    count: isDraw(v) ? handSize(v.game) : HOLE_CARDS[v.game] ?? 4,
     okLabel: () => `Show seat ${s.seat}`,
     onPick: (cards) => send({ type: "show", seat: s.seat, cards }),
   });
@@ -132,19 +137,57 @@ function pushList(push) {
   return h("div", { class: "push-list" }, h("h3", {}, `Push, hand ${push.hand}`), h("ol", { id: "push-list" }, pots, out));
 }
 
+/** "Seven-card stud, ante 1,000, bring-in 2,000, limit 5,000/10,000" or "blinds 100/200". */
+function nextLevelWords(next) {
+  const stud = next.bring_in > 0;
+  return [
+    next.game ? gameName(next.game) : "",
+    stud ? "" : next.blinds?.[1] ? `blinds ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}` : "",
+    next.ante ? `ante ${fmt(next.ante)}` : "",
+    stud ? `bring-in ${fmt(next.bring_in)}, limit ${fmt(next.min_bet)}/${fmt(2 * next.min_bet)}` : "",
+  ].filter(Boolean).join(", ");
+}
+
+/** The seats marked away (32) or with a down-card exposed (RP-10-A) for the next deal. */
+function marksAtTheDeal() {
+  const marks = [
+    ...entry.absent.map((n) => [n, "absent", `Seat ${n} away at the deal (32)`]),
+    ...entry.exposed.map((n) => [n, "exposed", `Seat ${n}: down-card exposed (RP-10-A)`]),
+  ];
+  if (!marks.length) return null;
+  return h("ul", { class: "deal-marks", id: "deal-marks", "aria-label": "Marked for the next deal" },
+    marks.map(([n, kind, text]) => h("li", {},
+      h("span", {}, text),
+      h("button", {
+        type: "button",
+        class: "tool",
+        "aria-label": `Clear: ${text}`,
+        onclick: () => {
+          entry[kind] = entry[kind].filter((x) => x !== n);
+          $("action").dataset.sig = "";
+          station.schedule();
+        },
+      }, "Clear"))));
+}
+
 export function idlePanel() {
   const v = station.model.view;
   const next = v.next_level;
   const push = station.model.lastPush;
   const held = heldWhy();
+  // A mixed table deals its next game from the next hand: stud's start takes the up-cards.
+  const game = nextGame(v);
+  const stud = STUD_GAMES.has(game);
   return h(
     "div",
     { class: "idle" },
     h("h2", {}, v.hand ? `Hand ${v.hand} is over` : "Ready"),
     push && push.hand === v.hand ? pushList(push) : null,
-    next ? h("p", { class: "note" }, `Next level: blinds ${fmt(next.blinds[0])}/${fmt(next.blinds[1])}${next.ante ? `, ante ${fmt(next.ante)}` : ""}`) : null,
+    next ? h("p", { class: "note", id: "next-level" }, `Next level: ${nextLevelWords(next)}`) : null,
     held ? h("p", { class: "held-why" }, `${held}: no new hand yet.`) : null,
-    isStud(v) ? h("p", { class: "note" }, "Then tap each hand's third-street up-card, seat by seat: the lowest brings it in (RP-10).") : null,
-    h("button", { type: "button", class: "big primary", disabled: Boolean(held), dataset: { key: "start" }, onclick: () => (isStud(v) ? startStudHand(v.hand + 1) : send({ type: "start_hand" })) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
+    marksAtTheDeal(),
+    game !== v.game && !next?.game ? h("p", { class: "note", id: "next-game" }, `Next hand: ${gameName(game)}`) : null,
+    stud ? h("p", { class: "note" }, "Then tap each hand's third-street up-card, seat by seat: the lowest brings it in (RP-10).") : null,
+    h("button", { type: "button", class: "big primary", disabled: Boolean(held), dataset: { key: "start" }, onclick: () => (stud ? startStudHand(v.hand + 1) : send({ type: "start_hand", ...atTheDeal() })) }, v.hand ? `Start hand ${v.hand + 1}` : "Start the first hand"),
   );
 }

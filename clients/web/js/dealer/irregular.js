@@ -4,7 +4,7 @@
 
 import { readCards } from "../format.js";
 import { h } from "../ui.js";
-import { $, send, station } from "./context.js";
+import { $, entry, send, station } from "./context.js";
 import { confirmWith } from "./confirm.js";
 import { pickCards } from "./picker.js";
 import { isStud } from "../stud.js";
@@ -26,6 +26,7 @@ function open() {
   const next = v.phase === "deal" ? v.next_street : NEXT_STREET[v.street];
   document.querySelector('[data-irr="early"]').textContent = next ? `Cards dealt early (the ${next})` : "Cards dealt early";
   $("irr-note").textContent = "";
+  $("irr-stud").hidden = !isStud(v);
   $("irregular").showModal();
 }
 
@@ -67,10 +68,59 @@ function irregular(kind) {
     }
     case "clock":
       return done({ type: "clock", at: Date.now(), ...($("irr-seat").value ? { seat } : {}) });
+    case "absent":
+    case "exposed_down":
+      return markAtTheDeal(kind === "absent" ? "absent" : "exposed", seat, note);
+    case "seventh_exposed":
+      return seventhExposed(seat, note);
+    case "up_cards_taken":
+      return upCardsTaken(seat, note);
     default:
       if (seat == null) return note("Choose the seat");
       return done({ type: "irregularity", kind, seat, ...(cards.length ? { cards } : {}) });
   }
+}
+
+/** A player away at the deal (32), or in stud a down-card the dealer exposed (RP-10-A): known
+ * when the cards are out, entered before the hand is started; the next start sends them. */
+function markAtTheDeal(kind, seat, note) {
+  const v = station.model.view;
+  if (v.phase !== "idle") return note("Only before the hand is started: mark the seat, then start the hand.");
+  if (seat == null) return note("Choose the seat");
+  if (!v.seats.some((s) => s.seat === seat)) return note(`Seat ${seat} is empty`);
+  if (!entry[kind].includes(seat)) entry[kind] = [...entry[kind], seat];
+  $("irregular").close();
+  $("action").dataset.sig = "";
+  station.schedule();
+}
+
+/** Stud: the seat's seventh-street card exposed by the dealer (RP-10-B), from the card picker
+ * (the card entered for it, if any, chosen already). */
+function seventhExposed(seat, note) {
+  const v = station.model.view;
+  if (seat == null) return note("Choose the seat");
+  const s = v.seats.find((x) => x.seat === seat);
+  const entered = s?.cards?.length === 3 && s.cards[2] !== "??" ? [s.cards[2]] : [];
+  $("irregular").close();
+  return pickCards({
+    title: `Seat ${seat}'s seventh-street card, exposed (RP-10-B)`,
+    count: 1,
+    preset: entered,
+    okLabel: (cards) => `Exposed${cards.length ? `: ${cards[0].replace("T", "10")}` : ""} — record it`,
+    onPick: (cards) => send({ type: "irregularity", kind: "seventh_exposed", seat, cards }, { after: false }),
+  });
+}
+
+/** Stud: the seat to act took up its up-cards — a dead hand (68), confirmed first. */
+function upCardsTaken(seat, note) {
+  if (seat == null) return note("Choose the seat");
+  $("irregular").close();
+  return confirmWith({
+    title: `Seat ${seat} took up its up-cards?`,
+    text: "Its hand is dead (68): a forced fold, and the action goes on.",
+    reasons: [[`Seat ${seat}'s hand is dead (68)`, "dead"]],
+    onChoose: () => send({ type: "irregularity", kind: "up_cards_taken", seat }, { after: false }),
+  });
 }
 
 export function setUpIrregularities() {

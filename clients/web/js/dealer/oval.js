@@ -6,6 +6,7 @@
 import { words } from "../format.js";
 import { h, renderTable, seatPosition } from "../ui.js";
 import { isStud } from "../stud.js";
+import { handSize, isDraw } from "../draw.js";
 import { entry, station } from "./context.js";
 
 const HOLD_MS = 600;
@@ -65,6 +66,12 @@ export function renderOval(container, onSeat) {
     // Stud's down-cards are already drawn face down among its up-cards (ui.js studCards).
     if (hidden && isStud(v)) {
       if (s.cards.some((c) => c !== "??")) el.querySelector(".down-row")?.append(h("span", { class: "hold-hint", "aria-hidden": "true" }, "hold to see"));
+    } else if (hidden && isDraw(v)) {
+      // A draw game's hand entered: five backs (badugi four), press and hold to see.
+      const backs = h("div", { class: "hole backs", "aria-hidden": "true" }, Array.from({ length: handSize(v.game) }, () => h("span", { class: "back" })));
+      const draws = el.querySelector(".draws");
+      if (draws) draws.before(backs);
+      else el.append(backs);
     } else if (hidden) el.append(h("div", { class: "hole backs", "aria-hidden": "true" }, s.cards.map(() => h("span", { class: "back" })), "hold to see"));
     if (revealed === n) el.classList.add("revealed");
     const oot = pending.get(n);

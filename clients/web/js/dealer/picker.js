@@ -9,10 +9,11 @@ const SUITS = [["s", "♠", "spades", "black"], ["h", "♥", "hearts", "red"], [
 const NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
 
 /** The cards the station knows are out: the board, every hole card entered and stud's
- * up-cards (a folded hand's too: they are dead). */
+ * up-cards (a folded hand's too: they are dead), and the draw games' discards entered (in the
+ * muck until RP-25-C shuffles it back, 37-E). */
 export function cardsInPlay() {
   const v = station.model.view;
-  return new Set([...v.board, ...v.seats.flatMap((s) => [...(s.cards || []), ...(s.up || [])])]);
+  return new Set([...v.board, ...(v.muck || []), ...v.seats.flatMap((s) => [...(s.cards || []), ...(s.up || [])])]);
 }
 
 export { NAMES, RANKS, SUITS };

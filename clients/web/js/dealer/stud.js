@@ -12,7 +12,7 @@
 import { fmt } from "../format.js";
 import { card, cardBack, h } from "../ui.js";
 import { communityCard, dealtNext, downCount, procedureText } from "../stud.js";
-import { $, send, station } from "./context.js";
+import { $, atTheDeal, entry, send, station } from "./context.js";
 import { cardsInPlay, NAMES, pickCards, RANKS, SUITS } from "./picker.js";
 
 const label = (code) => code.replace("T", "10");
@@ -152,8 +152,10 @@ export function studPicker({ title, seats, up = true, down = 0, downOptional = f
 /** Start a stud hand: the third street's up-cards, and the down-cards if the dealer has them. */
 export function startStudHand(hand, { misdeal = null } = {}) {
   const v = station.model.view;
+  // A down-card exposed at the deal is that seat's up-card (RP-10-A): the picker says so.
+  const exposed = misdeal ? [] : entry.exposed;
   studPicker({
-    title: misdeal ? "Misdeal: the re-deal's third street" : `Hand ${hand}: third street`,
+    title: misdeal ? "Misdeal: the re-deal's third street" : `Hand ${hand}: third street${exposed.length ? ` (seat ${exposed.join(", ")}: the exposed card is the up-card, RP-10-A)` : ""}`,
     // A re-deal deals the hand's seats again (37-C), whatever their antes left them.
     seats: misdeal ? v.seats.filter((s) => s.dealt).map((s) => s.seat) : dealtNext(v),
     down: 2,
@@ -161,7 +163,7 @@ export function startStudHand(hand, { misdeal = null } = {}) {
     fresh: Boolean(misdeal),
     okLabel: () => (misdeal ? "Re-deal third street" : "Deal third street"),
     onPick: ({ up, down }) => {
-      const command = misdeal ? { type: "misdeal", reason: misdeal, up } : { type: "start_hand", up };
+      const command = misdeal ? { type: "misdeal", reason: misdeal, up } : { type: "start_hand", up, ...atTheDeal() };
       if (Object.keys(down).length) command.cards = down;
       send(command, misdeal ? { after: false } : undefined);
     },
