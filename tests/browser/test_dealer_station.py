@@ -72,8 +72,8 @@ def test_hole_cards_are_face_down_until_held_or_exposed(stations: Stations) -> N
     expect(page.locator("#to-act")).to_have_text("Seat 4 · Dara to act")
     expect(cards_on(page, 4)).to_have_count(0)
     # Press and hold: the cards show while held, and only that seat's.
-    box = seat4.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 10)
+    # hover() waits for the seat to be attached and still: the oval may be redrawn after the tap.
+    seat4.hover(position={"x": 20, "y": 10})
     page.mouse.down()
     expect(cards_on(page, 4)).to_have_count(2)
     expect(cards_on(page, 1)).to_have_count(0)
