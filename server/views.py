@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from protocol.config import Level
-from protocol.events import DrawPrompt, Prompt
+from protocol.events import Prompt
 from protocol.views import (
     ClockView,
     FloorCallView,
@@ -192,14 +192,6 @@ def _prompt(state: TableState) -> Prompt | None:
     return prompt_for(state, seat) if seat is not None else None
 
 
-def _draw_prompt(state: TableState) -> DrawPrompt | None:
-    """The draw waiting on a seat, as its ``draw_prompt`` said it (RP-25-D)."""
-    if state.phase != "draw" or state.to_act is None or not draw.is_draw(state):
-        return None
-    seat = state.seat(state.to_act)
-    return draw._prompt(state, seat) if seat is not None else None
-
-
 def _seventh(state: TableState) -> str:
     """The short stub's procedure for the seventh street the dealer deals next (RP-10-H)."""
     if not is_stud(state) or state.phase != "deal" or state.next_street != streets(state.game)[-1]:
@@ -247,7 +239,7 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
         bring_in=state.level.bring_in,
         seventh=_seventh(state),
         stub=state.stub if draw.is_draw(state) else 0,
-        draw_prompt=_draw_prompt(state),
+        draw_prompt=draw.prompt_for(state),
         rotation=[g.game for g in state.rotation],
         turn=state.turn,
         orbit=state.orbit,

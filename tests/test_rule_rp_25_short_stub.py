@@ -99,7 +99,8 @@ def test_rp_25_a_b_c_by_how_far_the_stub_falls_short(
     assert stub_after(events)[4] == (count, procedure, stub, burns)
     assert fifth["text"].endswith(says)
     assert of_type(events, "draw_prompt")[5]["stub"] == stub
-    assert f"{stub} cards in the stub" in last(events, "dealt")["text"]
+    cards = "card" if stub == 1 else "cards"
+    assert f"{stub} {cards} in the stub" in last(events, "dealt")["text"]
 
 
 def test_rp_25_b_with_more_than_enough_the_top_card_of_the_new_stub_is_burnt() -> None:

@@ -82,6 +82,16 @@ def _draw_index(t: TableState) -> int:
     return games.streets(t.game).index(t.next_street) - 1
 
 
+def _in_stub(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'} in the stub"
+
+
+def prompt_for(t: TableState) -> DrawPrompt | None:
+    """The draw waiting on a seat, as its ``draw_prompt`` said it (a station's snapshot)."""
+    s = t.seat(t.to_act) if t.phase == "draw" and t.to_act is not None else None
+    return _prompt(t, s) if s is not None else None
+
+
 def _prompt(t: TableState, s: Seat) -> DrawPrompt:
     most = games.hole_count(t.game)
     return DrawPrompt(
@@ -90,7 +100,7 @@ def _prompt(t: TableState, s: Seat) -> DrawPrompt:
         most=most,
         stub=t.stub,
         text=f"Seat {s.number} to draw ({street_name(t.next_street)}): stand pat or throw"
-        f" 1 to {most}; {t.stub} cards in the stub",
+        f" 1 to {most}; {_in_stub(t.stub)}",
     )
 
 
@@ -189,7 +199,7 @@ def _done(t: TableState) -> Dealt:
     return Dealt(
         street=t.next_street,
         text=f"{street_name(t.next_street).capitalize()} complete: {', '.join(counts)};"
-        f" {t.stub} cards in the stub",
+        f" {_in_stub(t.stub)}",
     )
 
 
