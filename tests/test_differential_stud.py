@@ -75,7 +75,6 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import msgspec
@@ -91,6 +90,7 @@ from tests.stud_lockstep import (
     DECK,
     Hand,
     Lockstep,
+    Sample,
     Stud,
     Style,
 )
@@ -154,17 +154,8 @@ def play(game: str, seed: int, tracing: bool = False, tolerate: frozenset[str] =
     return hand
 
 
-@cache
-def sample(game: str, seed: int) -> Hand | Mismatch:
-    """The sample's hand (kept: the tests below read the same hands)."""
-    try:
-        return play(game, seed)
-    except Mismatch as exc:
-        return exc
-
-
-def seeds(game: str) -> range:
-    return range(HANDS[game])
+SAMPLE = Sample(play, HANDS, "tests/test_differential_stud.py")
+"""The sample's hands, each played once (``SAMPLE.hand(game, seed)``)."""
 
 
 # --- tests --------------------------------------------------------------------------------------
@@ -174,42 +165,13 @@ def seeds(game: str) -> range:
 @pytest.mark.parametrize("game", GAMES)
 def test_random_hands_agree_with_pokerkit_and_the_tda(game: str, batch: int) -> None:
     """The sample, in batches (seeds ``batch::BATCHES``)."""
-    failures: dict[str, list[str]] = {}
-    first = ""
-    for seed in seeds(game)[batch::BATCHES]:
-        hand = sample(game, seed)
-        if isinstance(hand, Mismatch):
-            failures.setdefault(hand.kind, []).append(str(seed))
-            first = first or str(hand)
-    assert not failures, (
-        f"{game}: Tablewire disagrees with the TDA answer in "
-        + "; ".join(f"{len(s)} [{kind}] (seeds {', '.join(s[:8])})" for kind, s in failures.items())
-        + f"\nReplay one with: python tests/test_differential_stud.py --game {game} --seed N"
-        + "\nFirst failure:\n"
-        + first
-    )
-
-
-def totals(games: tuple[str, ...] = GAMES) -> tuple[Counter[str], Counter[str], int, int]:
-    """Divergences and situations over the sample; hands played through, and showdowns."""
-    divergences: Counter[str] = Counter()
-    cases: Counter[str] = Counter()
-    played = showdowns = 0
-    for game in games:
-        for seed in seeds(game):
-            hand = sample(game, seed)
-            if isinstance(hand, Hand):
-                played += 1
-                showdowns += hand.showdown
-                divergences.update(hand.divergences)
-                cases.update(hand.cases)
-    return divergences, cases, played, showdowns
+    SAMPLE.check(game, batch, BATCHES)
 
 
 def test_the_sample_reaches_the_named_divergences() -> None:
     """Every departure the docstring names happens in the sample (21-B: in a dealt example),
     and so does every way of recording an action and each short-stub procedure."""
-    divergences, cases, played, showdowns = totals()
+    divergences, cases, played, showdowns = SAMPLE.totals(GAMES)
     assert played > 0.95 * sum(HANDS.values()) and showdowns > played // 3
     missing = [rule for rule in DEPARTURES if not divergences[rule]]
     assert not missing, f"the sample reaches no {missing}: {divergences}"
@@ -229,8 +191,8 @@ def test_each_command_leaves_its_state_and_the_log_rebuilds_the_state() -> None:
     given as it was, and ``rebuild`` of the events so far gives back the state at every step.
     (Every hand of the sample checks the first at each command and the second at its end.)"""
     for game in GAMES:
-        for seed in seeds(game)[::10]:
-            hand = sample(game, seed)
+        for seed in SAMPLE.seeds(game)[::10]:
+            hand = SAMPLE.hand(game, seed)
             if isinstance(hand, Mismatch):
                 continue  # reported by the test above
             config = random_table(random.Random(f"{game}:{seed}"), game)[0].config()
@@ -317,17 +279,17 @@ def test_a_stud_table_maps_seats_in_ascending_order() -> None:
 def summary() -> None:
     """The sample: per game, the hands, the decisions compared and the departures counted."""
     for game in GAMES:
-        divergences, _, played, showdowns = totals((game,))
-        hands = [h for n in seeds(game) if isinstance(h := sample(game, n), Hand)]
+        divergences, _, played, showdowns = SAMPLE.totals((game,))
+        hands = [h for n in SAMPLE.seeds(game) if isinstance(h := SAMPLE.hand(game, n), Hand)]
         print(
             f"{game}: {played}/{HANDS[game]} hands played through, {showdowns} to a showdown,"
             f" {sum(h.actions for h in hands)} decisions compared"
         )
         print("  " + ", ".join(f"{rule} {count}" for rule, count in sorted(divergences.items())))
-        failed = [n for n in seeds(game) if isinstance(sample(game, n), Mismatch)]
+        failed = [n for n in SAMPLE.seeds(game) if isinstance(SAMPLE.hand(game, n), Mismatch)]
         if failed:
             print(f"  FAILED: {len(failed)}, seeds {failed[:15]}")
-    _, cases, _, _ = totals()
+    _, cases, _, _ = SAMPLE.totals(GAMES)
     print("recorded: " + ", ".join(f"{way} {count}" for way, count in sorted(cases.items())))
 
 
