@@ -4,9 +4,10 @@
     python benchmarks/engine.py --quick    # 300 hands, 3 repetitions
     python benchmarks/engine.py --profile  # and a cProfile of Tablewire's replay
     python benchmarks/engine.py --game 7S  # seven-card stud (or RAZZ), 6 players (--profile too)
+    python benchmarks/engine.py --game 27TD  # 2-7 triple draw, 6 players
 
-The stud hands are made in :mod:`engine_stud` the same way (there every card is entered and
-the hands are checked against PokerKit at each decision).
+The stud and triple draw hands are made in :mod:`engine_stud` and :mod:`engine_draw` the same
+way (there every card is entered and the hands are checked against PokerKit at each decision).
 
 A fixed, seeded set of 6-max no-limit hold'em hands that all reach a showdown (known cards) is
 generated once, by playing random legal actions in PokerKit and Tablewire in lockstep (the final
@@ -246,10 +247,15 @@ def main() -> None:
     parser.add_argument("--reps", type=int, help="repetitions (default 5, quick 3)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", action="store_true", help="cProfile one Tablewire replay pass")
-    parser.add_argument("--game", choices=["NLHE", "7S", "RAZZ"], default="NLHE")
+    parser.add_argument("--game", choices=["NLHE", "7S", "RAZZ", "27TD"], default="NLHE")
     args = parser.parse_args()
     count = args.hands or (300 if args.quick else 2000)
     reps = args.reps or (3 if args.quick else 5)
+    if args.game == "27TD":
+        from engine_draw import main as draw_main
+
+        draw_main(count, reps, args.seed, args.profile)
+        return
     if args.game != "NLHE":
         stud_main(args.game, count, reps, args.seed, args.profile)
         return
@@ -272,34 +278,14 @@ def main() -> None:
         f" work)"
     )
 
-    tw_times, pk_times = [], []
-    for rep in range(reps):
-        tw = timed(replay_tablewire, hands)
-        pk = timed(replay_pokerkit, hands)
-        tw_times.append(tw)
-        pk_times.append(pk)
-        print(
-            f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit"
-            f" {actions / pk:10,.0f} actions/s"
-        )
-    tw_rate = actions / statistics.median(tw_times)
-    pk_rate = actions / statistics.median(pk_times)
-    ratio = tw_rate / pk_rate
-    print()
-    print(
-        f"Tablewire : {tw_rate:12,.0f} actions/s "
-        f" ({len(hands) / statistics.median(tw_times):,.0f} hands/s, median of {reps})"
-    )
-    print(
-        f"PokerKit  : {pk_rate:12,.0f} actions/s "
-        f" ({len(hands) / statistics.median(pk_times):,.0f} hands/s, median of {reps})"
-    )
-    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
-    print(f"ratio     : {ratio:.2f}x PokerKit  ({verdict} the {TARGET_RATIO:.0f}x goal)")
-    verdict = "meets" if max_pack <= TARGET_STATE else "MISSES"
-    print(
-        f"state     : {max_pack:,} bytes msgpack snapshot ({max_json:,} as JSON), max over every"
-        f" decision point ({verdict} the {TARGET_STATE:,}-byte goal)"
+    race(
+        len(hands),
+        actions,
+        lambda: timed(replay_tablewire, hands),
+        lambda: timed(replay_pokerkit, hands),
+        reps,
+        max_pack,
+        f" ({max_json:,} as JSON), max over every decision point",
     )
     # Not timed: the same measure at a full ten-seat table, where the state is largest.
     _, full_json, full_pack = generate(max(50, count // 10), args.seed + 1, players=10)
@@ -311,6 +297,43 @@ def main() -> None:
 
     if args.profile:
         profile(lambda: replay_tablewire(hands))
+
+
+def race(
+    hands: int,
+    actions: int,
+    tablewire: Callable[[], float],
+    pokerkit: Callable[[], float],
+    reps: int,
+    max_pack: int,
+    where: str,
+) -> None:
+    """Time the two replays of the same hands ``reps`` times, alternately, and print each rep,
+    the medians, the ratio and the largest state against the goals (every game's report)."""
+    tw_times, pk_times = [], []
+    for rep in range(reps):
+        tw, pk = tablewire(), pokerkit()
+        tw_times.append(tw)
+        pk_times.append(pk)
+        print(
+            f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit"
+            f" {actions / pk:10,.0f} actions/s"
+        )
+    tw_median, pk_median = statistics.median(tw_times), statistics.median(pk_times)
+    ratio = (actions / tw_median) / (actions / pk_median)
+    print()
+    for name, median in (("Tablewire", tw_median), ("PokerKit ", pk_median)):
+        print(
+            f"{name} : {actions / median:12,.0f} actions/s "
+            f" ({hands / median:,.0f} hands/s, median of {reps})"
+        )
+    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
+    print(f"ratio     : {ratio:.2f}x PokerKit  ({verdict} the {TARGET_RATIO:.0f}x goal)")
+    verdict = "meets" if max_pack <= TARGET_STATE else "MISSES"
+    print(
+        f"state     : {max_pack:,} bytes msgpack snapshot{where}"
+        f" ({verdict} the {TARGET_STATE:,}-byte goal)"
+    )
 
 
 def profile(replay: Callable[[], None]) -> None:
@@ -349,28 +372,14 @@ def stud_main(game: str, count: int, reps: int, seed: int, profiled: bool = Fals
         f" things (equal boards, RP-10-D; a raise over a short all-in, 49-B)"
     )
     print(f"  {actions} actions ({actions / len(hands):.1f} a hand, the bring-in included)")
-    tw_times, pk_times = [], []
-    for rep in range(reps):
-        tw = timed(replay_tablewire, hands)  # type: ignore[arg-type]
-        pk = timed(lambda h: replay_pokerkit_stud(game, h), hands)
-        tw_times.append(tw)
-        pk_times.append(pk)
-        print(
-            f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit"
-            f" {actions / pk:10,.0f} actions/s"
-        )
-    tw_rate = actions / statistics.median(tw_times)
-    pk_rate = actions / statistics.median(pk_times)
-    ratio = tw_rate / pk_rate
-    print()
-    print(f"Tablewire : {tw_rate:12,.0f} actions/s (median of {reps})")
-    print(f"PokerKit  : {pk_rate:12,.0f} actions/s (median of {reps})")
-    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
-    print(f"ratio     : {ratio:.2f}x PokerKit  ({verdict} the {TARGET_RATIO:.0f}x goal)")
-    verdict = "meets" if max_pack <= TARGET_STATE else "MISSES"
-    print(
-        f"state     : {max_pack:,} bytes msgpack snapshot, max over every command of every hand"
-        f" ({verdict} the {TARGET_STATE:,}-byte goal)"
+    race(
+        len(hands),
+        actions,
+        lambda: timed(replay_tablewire, hands),  # type: ignore[arg-type]
+        lambda: timed(lambda h: replay_pokerkit_stud(game, h), hands),
+        reps,
+        max_pack,
+        ", max over every command of every hand",
     )
     if profiled:
         profile(lambda: replay_tablewire(hands))  # type: ignore[arg-type]

@@ -35,7 +35,6 @@ the form the server keeps per table) after every command of every hand.
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
 import warnings
@@ -49,7 +48,7 @@ from pokerkit import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import TARGET_RATIO, TARGET_STATE, profile, replay_tablewire, timed
+from engine import profile, race, replay_tablewire, timed
 
 from protocol import Draw, HandEnd, TableConfig
 from protocol.commands import Command
@@ -168,28 +167,14 @@ def main(count: int, reps: int, seed: int, profiled: bool = False) -> None:
         f"  {actions} actions ({actions / len(hands):.1f} a hand, {draws} of them draws,"
         f" standing pat included)"
     )
-    tw_times, pk_times = [], []
-    for rep in range(reps):
-        tw = timed(replay_tablewire, hands)  # type: ignore[arg-type]
-        pk = timed(replay_pokerkit_draw, hands)  # type: ignore[arg-type]
-        tw_times.append(tw)
-        pk_times.append(pk)
-        print(
-            f"  rep {rep + 1}: Tablewire {actions / tw:10,.0f} actions/s   PokerKit"
-            f" {actions / pk:10,.0f} actions/s"
-        )
-    tw_rate = actions / statistics.median(tw_times)
-    pk_rate = actions / statistics.median(pk_times)
-    ratio = tw_rate / pk_rate
-    print()
-    print(f"Tablewire : {tw_rate:12,.0f} actions/s (median of {reps})")
-    print(f"PokerKit  : {pk_rate:12,.0f} actions/s (median of {reps})")
-    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
-    print(f"ratio     : {ratio:.2f}x PokerKit  ({verdict} the {TARGET_RATIO:.0f}x goal)")
-    verdict = "meets" if max_pack <= TARGET_STATE else "MISSES"
-    print(
-        f"state     : {max_pack:,} bytes msgpack snapshot, max over every command of every hand"
-        f" ({verdict} the {TARGET_STATE:,}-byte goal)"
+    race(
+        len(hands),
+        actions,
+        lambda: timed(replay_tablewire, hands),  # type: ignore[arg-type]
+        lambda: timed(replay_pokerkit_draw, hands),  # type: ignore[arg-type]
+        reps,
+        max_pack,
+        ", max over every command of every hand",
     )
     if profiled:
         profile(lambda: replay_tablewire(hands))  # type: ignore[arg-type]

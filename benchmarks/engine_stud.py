@@ -36,7 +36,6 @@ from protocol import TableConfig
 from protocol.commands import Command
 from server.engine import TableState
 from tests.stud_lockstep import (
-    FIVE_BY_ORDER,
     PK_OPS,
     Diverged,
     Lockstep,
@@ -89,7 +88,6 @@ def generate_stud(
             style,
             label=f"{game} benchmark hand {len(hands) + dropped}",
             abandon=ABANDON,
-            tolerate=frozenset({FIVE_BY_ORDER}),
             checked=False,
             observe=measure,
         )
