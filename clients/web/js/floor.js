@@ -132,7 +132,7 @@ function renderTiles(all) {
     if (!all.length) return h("p", { class: "none" }, "Waiting for the tables' first events…");
     return all.map((m) => {
       const f = tileFacts(m);
-      const label = [`Table ${m.table}`, f.game, f.hand, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : "", f.levelUp].filter(Boolean).join(", ");
+      const label = [`Table ${m.table}`, f.hand, f.game, f.pot, f.act, f.clock, ...f.penalties.map((p) => `penalty ${p}`), f.calls ? `${f.calls} floor call${f.calls === 1 ? "" : "s"} open` : "", f.levelUp].filter(Boolean).join(", ");
       return h(
         "button",
         {
