@@ -421,6 +421,11 @@ async def test_hole_cards_in_an_irregularity_report_do_not_reach_a_display(
     assert f'"{hole[0]}"' not in seen, f"seat 2's {hole[0]} reached the display"
 
 
+CLOCKS = 0.01
+"""How far the server's wall clock and a test process's monotonic clock may disagree (CI on a
+Redis Cluster at 626c744: an event 1.497 s after it was sent, held for 1.5)."""
+
+
 async def test_a_display_token_delay_holds_events_back(start_server, stations) -> None:  # type: ignore[no-untyped-def]
     server = start_server()
     await setup_tables(server.url, token("admin"), T, ["1"], CONFIG)
@@ -441,7 +446,9 @@ async def test_a_display_token_delay_holds_events_back(start_server, stations) -
         slow = delayed.received.arrived[("1", seq)] - before
         fast = live.received.arrived[("1", seq)] - before
         waits.append((round(fast, 3), round(slow, 3)))
-        assert slow >= delay, f"event {seq} reached the delayed display after {slow:.3f}s"
+        # The server holds a frame until its commit time (wall clock) plus the delay; the test
+        # reads a monotonic clock in another process: the two may differ by a few ms.
+        assert slow >= delay - CLOCKS, f"event {seq} reached the delayed display after {slow:.3f}s"
         assert fast < delay, f"event {seq} reached the live display only after {fast:.3f}s"
     assert delayed.received.seqs("1") == live.received.seqs("1") == list(range(1, last + 1))
     print("delay", delay, "(live, delayed) seconds per command:", waits)
