@@ -40,18 +40,10 @@ from protocol.commands import Act, AddPlayer, Command, Deal, Draw, SetLevel, Sta
 from protocol.config import GameLevel
 from tests.browser.conftest import Stations, create_table, run_admin, send_commands
 from tests.browser.measure import (
-    contrast,
-    layout_report,
-    measure,
     screenshot,
-    small_targets,
-    smallest_target,
 )
 from tests.browser.test_layout import NAMES
 from tests.browser.test_stud_stations import (
-    CONTAINED,
-    LEAST_CONTRAST,
-    SCROLLED_OUT,
     STUD8,
     StudTaps,
     checked_through,
@@ -62,6 +54,7 @@ from tests.browser.test_stud_stations import (
     report,
     settled,
 )
+from tests.browser.test_stud_stations import measured as stud_measured
 
 expect = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
@@ -123,47 +116,8 @@ def street_named(pages: dict[str, Any], words: str) -> None:
 
 
 def measured(pages: dict[str, Any], state: str, numbers: dict[str, Any]) -> list[str]:
-    """Layout and contrast of every station now (as the stud test measures); the problems."""
-    problems: list[str] = []
-    for key, page in pages.items():
-        page.evaluate("() => document.fonts.ready.then(() => true)")
-        screenshot(page, f"draw-{state}-{key}")
-        page.evaluate(SCROLLED_OUT, True)
-        figures = measure(page)
-        boxes = page.evaluate(CONTAINED)
-        numbers["overlaps"] += len(boxes)
-        problems += [f"{key} / {state}: {p}" for p in boxes]
-        size = figures["viewport"]
-        print("\n" + layout_report(f"{key} / {state}", figures))
-        if figures["scroll"] != size:
-            problems.append(f"{key} / {state}: the page scrolls {figures['scroll']}")
-        for kind in ("overlaps", "covered", "clipped"):
-            problems += [f"{key} / {state}: {kind} {x}" for x in figures[kind]]
-            numbers["overlaps"] += len(figures[kind]) if kind == "overlaps" else 0
-        if key in ("dealer", "floor"):
-            problems += [f"{key} / {state}: small target {t}" for t in small_targets(figures)]
-            target = smallest_target(figures)
-            if target and min(target["width"], target["height"]) < numbers["target"][0]:
-                numbers["target"] = (min(target["width"], target["height"]), key, target["text"])
-        else:
-            least = 32 * size[1] / 1080
-            problems += [
-                f"{key} / {state}: text {f['px']} px under {least:.1f}: {f['text']!r}"
-                for f in figures["fonts"]
-                if f["px"] < least - 0.5
-            ]
-            if figures["fonts"]:
-                px = figures["fonts"][0]["px"]
-                numbers["font"][key] = min(numbers["font"].get(key, px), px)
-        ratios = contrast(page)
-        if ratios and ratios[0]["ratio"] < numbers["contrast"][0]:
-            numbers["contrast"] = (ratios[0]["ratio"], key, ratios[0]["text"])
-        problems += [
-            f"{key} / {state}: contrast {r}" for r in ratios if r["ratio"] < LEAST_CONTRAST
-        ]
-        page.evaluate(SCROLLED_OUT, False)
-        problems += [f"{key} / {state}: {e}" for e in page.page_errors]
-    return problems
+    """Layout and contrast of every station now, as the stud test measures them."""
+    return stud_measured(pages, state, numbers, game="draw")
 
 
 class DrawTaps(StudTaps):

@@ -235,12 +235,15 @@ CONTAINED = """() => {
 }"""
 
 
-def measured(pages: dict[str, Any], state: str, numbers: dict[str, Any]) -> list[str]:
-    """Layout and contrast of every station now; the problems found, the figures kept."""
+def measured(
+    pages: dict[str, Any], state: str, numbers: dict[str, Any], game: str = "stud"
+) -> list[str]:
+    """Layout and contrast of every station now; the problems found, the figures kept (the
+    screenshots named ``{game}-{state}-{station}``)."""
     problems: list[str] = []
     for key, page in pages.items():
         page.evaluate("() => document.fonts.ready.then(() => true)")
-        screenshot(page, f"stud-{state}-{key}")
+        screenshot(page, f"{game}-{state}-{key}")
         page.evaluate(SCROLLED_OUT, True)
         figures = measure(page)
         boxes = page.evaluate(CONTAINED)
