@@ -282,6 +282,15 @@ class Lockstep:
             warnings.simplefilter("ignore")
             return self._play()
 
+    def play_rebuilt(self) -> Hand:
+        """The hand played out, and ``rebuild(config, events)`` gives back the table's state
+        (what every differential test asks of each hand of its sample)."""
+        hand = self.play()
+        rebuilt = rebuild(self.table.config(), hand.events)
+        if msgspec.msgpack.encode(rebuilt) != msgspec.msgpack.encode(self.state):
+            self.fail("rebuild", "rebuild(config, events) does not give back the table's state")
+        return hand
+
     def _play(self) -> Hand:
         self.start()
         while self.pk.status:
