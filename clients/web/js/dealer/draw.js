@@ -11,7 +11,7 @@ import { capital } from "../format.js";
 import { card, h } from "../ui.js";
 import { drawName, drawProcedureText, handSize } from "../draw.js";
 import { $, send, station } from "./context.js";
-import { cardsInPlay, NAMES, RANKS, SUITS } from "./picker.js";
+import { cardGrid, cardsInPlay, NAMES, SUITS } from "./picker.js";
 
 const label = (code) => code.replace("T", "10");
 const spoken = (code) => `${NAMES[code[0]]} of ${SUITS.find(([s]) => s === code[1])[2]}`;
@@ -130,26 +130,12 @@ export function enterDraw(s, p) {
           return button;
         }))
     : h("p", { class: "note" }, `Seat ${s.seat}'s hand was not entered: tap the cards dealt (1 to ${most}).`);
-  const rows = SUITS.map(([suit, symbol, name, colour]) =>
-    h("div", { class: "pick-row", role: "group", "aria-label": name },
-      RANKS.map((rank) => {
-        const code = rank + suit;
-        const button = h("button", {
-          type: "button",
-          class: `pick ${colour}`,
-          dataset: { card: code },
-          "aria-label": `${spoken(code)}${inPlay.has(code) ? ", in play" : ""}`,
-          onclick: () => {
-            const at = dealt.indexOf(code);
-            if (at >= 0) dealt.splice(at, 1);
-            else if (dealt.length < wanted()) dealt.push(code);
-            update();
-          },
-        }, rank === "T" ? "10" : rank, h("span", { class: "suit", "aria-hidden": "true" }, symbol));
-        grid.set(code, button);
-        return button;
-      })),
-  );
+  const rows = cardGrid(grid, (code) => {
+    const at = dealt.indexOf(code);
+    if (at >= 0) dealt.splice(at, 1);
+    else if (dealt.length < wanted()) dealt.push(code);
+    update();
+  }, (code) => `${spoken(code)}${inPlay.has(code) ? ", in play" : ""}`);
   ok.addEventListener("click", () => {
     dialog.close();
     record(s.seat, count(), thrown, dealt);

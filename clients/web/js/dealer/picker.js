@@ -18,6 +18,29 @@ export function cardsInPlay() {
 
 export { NAMES, RANKS, SUITS };
 
+/**
+ * The 52 cards as four rows of buttons, one row a suit: ``onTap(code)`` on a tap, ``label(code,
+ * suit)`` (optional) a card's accessible name; each button is kept in ``buttons`` by its code,
+ * for the caller to mark chosen, taken or in play. Every picker of the dealer station uses it.
+ */
+export function cardGrid(buttons, onTap, label = null) {
+  return SUITS.map(([suit, symbol, name, colour]) =>
+    h("div", { class: "pick-row", role: "group", "aria-label": name },
+      RANKS.map((rank) => {
+        const code = rank + suit;
+        const button = h("button", {
+          type: "button",
+          class: `pick ${colour}`,
+          dataset: { card: code },
+          ...(label ? { "aria-label": label(code, name) } : {}),
+          onclick: () => onTap(code),
+        }, rank === "T" ? "10" : rank, h("span", { class: "suit", "aria-hidden": "true" }, symbol));
+        buttons.set(code, button);
+        return button;
+      })),
+  );
+}
+
 /** Pick `count` cards; `okLabel(cards)` names the button that sends them to `onPick`.
  * `preset`: cards already known to be among them (chosen from the start, though in play). */
 export function pickCards({ title, count, okLabel, onPick, preset = [] }) {
@@ -37,26 +60,12 @@ export function pickCards({ title, count, okLabel, onPick, preset = [] }) {
     ok.textContent = okLabel(chosen);
     ok.disabled = chosen.length !== count;
   };
-  const rows = SUITS.map(([suit, symbol, name, colour]) =>
-    h("div", { class: "pick-row", role: "group", "aria-label": name },
-      RANKS.map((rank) => {
-        const code = rank + suit;
-        const button = h("button", {
-          type: "button",
-          class: `pick ${colour}`,
-          "aria-label": `${NAMES[rank]} of ${name}${inPlay.has(code) ? ", in play" : ""}`,
-          dataset: { card: code },
-          onclick: () => {
-            const at = chosen.indexOf(code);
-            if (at >= 0) chosen.splice(at, 1);
-            else if (chosen.length < count) chosen.push(code);
-            update();
-          },
-        }, rank === "T" ? "10" : rank, h("span", { class: "suit", "aria-hidden": "true" }, symbol));
-        buttons.set(code, button);
-        return button;
-      })),
-  );
+  const rows = cardGrid(buttons, (code) => {
+    const at = chosen.indexOf(code);
+    if (at >= 0) chosen.splice(at, 1);
+    else if (chosen.length < count) chosen.push(code);
+    update();
+  }, (code, suit) => `${NAMES[code[0]]} of ${suit}${inPlay.has(code) ? ", in play" : ""}`);
   ok.addEventListener("click", () => {
     dialog.close();
     onPick([...chosen]);

@@ -13,7 +13,7 @@ import { fmt } from "../format.js";
 import { card, cardBack, h } from "../ui.js";
 import { communityCard, dealtNext, downCount, procedureText } from "../stud.js";
 import { $, atTheDeal, entry, send, station } from "./context.js";
-import { cardsInPlay, NAMES, pickCards, RANKS, SUITS } from "./picker.js";
+import { cardGrid, cardsInPlay, NAMES, pickCards, SUITS } from "./picker.js";
 
 const label = (code) => code.replace("T", "10");
 
@@ -113,25 +113,12 @@ export function studPicker({ title, seats, up = true, down = 0, downOptional = f
     toggle?.setAttribute("aria-pressed", downs ? "true" : "false");
   };
 
-  const rows = SUITS.map(([suit, symbol, name, colour]) =>
-    h("div", { class: "pick-row", role: "group", "aria-label": name },
-      RANKS.map((rank) => {
-        const code = rank + suit;
-        const button = h("button", {
-          type: "button",
-          class: `pick ${colour}`,
-          dataset: { card: code },
-          onclick: () => {
-            const mine = owner(code);
-            if (mine) take(mine, code);
-            else place(code);
-            update();
-          },
-        }, rank === "T" ? "10" : rank, h("span", { class: "suit", "aria-hidden": "true" }, symbol));
-        buttons.set(code, button);
-        return button;
-      })),
-  );
+  const rows = cardGrid(buttons, (code) => {
+    const mine = owner(code);
+    if (mine) take(mine, code);
+    else place(code);
+    update();
+  });
   toggle?.addEventListener("click", () => {
     downs = downs ? 0 : down;
     if (!downs) for (const slot of slots) slot.down = [];
