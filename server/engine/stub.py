@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine import games
 from server.engine.games import streets
 from server.engine.state import TableState
 
-DECK = 52
 BURNS = 3
 """The burns before fourth, fifth and sixth street."""
 MOST_HANDS = 8
@@ -72,7 +72,7 @@ def seventh(t: TableState) -> Seventh:
             hands += not s.folded and not s.mucked
     rounds = streets(t.game)
     burns = min(BURNS, rounds.index(t.street)) if t.street in rounds else 0
-    stub = DECK - dealt - burns
+    stub = games.DECK - dealt - burns
     needed = hands + 2
     if stub >= needed:
         procedure = ""
