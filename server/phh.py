@@ -241,6 +241,10 @@ def _stud_commands(
     for words in _words(hand):
         if words[:2] == ["d", "dh"] and len(words) == 4:
             cards = [words[3][i : i + 2] for i in range(0, len(words[3]), 2)]
+            if _seat(words[2]) in dealing:
+                # A second card to the same hand: the next street (no betting between them).
+                deal_street()
+                dealing = {}
             dealing[_seat(words[2])] = cards[-1:]
             continue
         if dealing:
@@ -311,6 +315,8 @@ class _Betting:
         """``posters``: the blinds by PHH index, the small blind (if any) first."""
         self.stacks = list(stacks)
         self.bets = [0] * len(stacks)
+        self.out: set[int] = set()
+        """Players out of the hand: folded, or mucked at the showdown."""
         if not bba:
             # Antes are posted before the blinds (as the engine and PokerKit do).
             self.stacks = [s - min(ante, s) for s in self.stacks]
@@ -334,6 +340,10 @@ class _Betting:
 
     def raise_to(self, i: int, total: int) -> None:
         self._put(i, total - self.bets[i])
+
+    def last_in(self, i: int) -> bool:
+        """Everyone but player ``i`` folded or mucked: the hand has ended, ``i`` winning it."""
+        return len(self.out) == len(self.stacks) - 1 and i not in self.out
 
     def next_street(self) -> None:
         self.bets = [0] * len(self.bets)
@@ -406,9 +416,11 @@ def _act(
     dealt: dict[int, list[str]] | None = None,
 ) -> list[Command]:
     """A player's action or show: ``f``, ``cc`` (check or call), ``cbr`` (bet or raise to),
-    ``sm`` (show or muck; ``-`` shows the cards dealt)."""
+    ``sm`` (show or muck; ``-`` shows the cards dealt). The cards of a player left alone at
+    the showdown (the others mucked) are history's, not the dealer's: its hand ended unseen."""
     match words:
         case [player, "f"]:
+            betting.out.add(_seat(player) - 1)
             return [Act(seat=_seat(player), declare="fold")]
         case [player, "cc"]:
             seat = _seat(player)
@@ -419,7 +431,10 @@ def _act(
             betting.raise_to(seat - 1, chips(amount))
             return [Act(seat=seat, declare="raise", amount=chips(amount))]
         case [player, "sm"]:
+            betting.out.add(_seat(player) - 1)
             return [Muck(seat=_seat(player))]
+        case [player, "sm", *_] if betting.last_in(_seat(player) - 1):
+            return []
         case [player, "sm", "-"]:
             seat = _seat(player)
             return [Show(seat=seat, cards=(dealt or {}).get(seat, []))]
