@@ -51,7 +51,8 @@ class HandRecord(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     events: list[msgspec.Raw] = []
     """The hand's events as the log had them."""
     phh: str = ""
-    """The hand in PHH (no-limit hold'em), or empty with ``phh_refused`` saying why."""
+    """The hand in PHH (every game PHH has a variant for), or empty with ``phh_refused``
+    saying why."""
     phh_refused: str = ""
 
 

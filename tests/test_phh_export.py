@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+import msgspec
 import pytest
 from pokerkit import HandHistory
 
@@ -29,8 +30,9 @@ from protocol import (
 from protocol.commands import Command
 from server.engine import TableState, apply, new_table
 from server.hand_record import recorded_commands
-from server.phh import parse_phh
+from server.phh import parse_phh, to_scenario
 from server.phh_export import Inexpressible, to_phh
+from server.replay import run_scenario
 
 SHORT = TableConfig(
     game="NLHE",
@@ -175,10 +177,50 @@ def test_a_ruling_phh_has_no_words_for_is_refused_naming_it(
         to_phh(base, events)
 
 
-def test_a_game_other_than_no_limit_hold_em_is_refused() -> None:
-    config = TableConfig(game="PLO", blinds=(50, 100), seats={1: 900, 2: 900}, button=1)
+def test_a_game_phh_has_no_variant_for_is_refused_naming_it() -> None:
+    config = TableConfig(game="PLHE", blinds=(50, 100), seats={1: 900, 2: 900}, button=1)
     base, events = played(config, [StartHand(), Act(seat=1, declare="fold")])
-    with pytest.raises(Inexpressible, match="PLO"):
+    with pytest.raises(Inexpressible, match="no variant for pot-limit hold'em"):
+        to_phh(base, events)
+
+
+def pokerkit_departs(events: list[Event]) -> bool:
+    """PokerKit awards the hand otherwise (the differential tests' departures): a pot split
+    unevenly (odd chips, 21-A) or side pots read apart (23)."""
+    end = next(e for e in events if isinstance(e, HandEnd))
+    return any(len(set(pot.shares.values())) > 1 or "23" in pot.rules for pot in end.pots)
+
+
+@pytest.mark.parametrize(("game", "variant"), [("LHE", "FT"), ("PLO", "PO"), ("LO8", "FO/8")])
+def test_the_other_flop_games_are_written_and_read_back_with_the_engines_stacks(
+    game: str, variant: str
+) -> None:
+    """Limit hold'em, pot-limit Omaha and limit Omaha hi-lo: PokerKit finishes each hand with
+    the engine's stacks (but where PokerKit departs from the TDA's award), ``server.phh``
+    replays it to the same ``hand_end`` (chips of 1, the reader's: PHH names no chips)."""
+    config = msgspec.structs.replace(SHORT, game=game, chips=(1,))
+    compared = 0
+    for seed in (1, 2):
+        for base, events in hands_played(config, seed, 25):
+            text = to_phh(base, events, "main", "7")
+            assert parse_phh(text)["variant"] == variant
+            if not pokerkit_departs(events):
+                compared += 1
+                assert pokerkit_stacks(text) == finishing(events, text), text
+            replayed = run_scenario(to_scenario(parse_phh(text)))
+            end = next(e for e in replayed if isinstance(e, HandEnd))
+            assert list(end.stacks.values()) == finishing(events, text)
+    assert compared >= 20
+
+
+def test_a_limit_street_past_phhs_cap_is_refused() -> None:
+    """Heads-up at the event's end the cap is lifted (50); PHH's fixed limit stops at four."""
+    config = TableConfig(
+        game="LHE", blinds=(50, 100), seats={1: 5_000, 2: 5_000}, button=1, heads_up_event=True
+    )
+    raises = [Act(seat=seat, declare="raise") for seat in (1, 2, 1, 2, 1)]
+    base, events = played(config, [StartHand(), *raises, Act(seat=2, declare="fold")])
+    with pytest.raises(Inexpressible, match="more than 4 bets and raises on a street"):
         to_phh(base, events)
 
 
