@@ -9,9 +9,11 @@ or a time is part of the command that needs it. Its whole surface is
 
 ``apply`` never changes the state it is given. It copies it, asks :mod:`table` what the
 command means (``decide``), and applies each event the moment it is decided (:mod:`evolve`),
-so that later decisions in the same command see it. A command the rules refuse raises
-:class:`Illegal` inside ``decide`` before any event is emitted; ``apply`` then returns the
-original state and a single ``error`` event naming the rule. Because the state only ever
+so that later decisions in the same command see it. The copy shares the original's seats, and
+an event that changes a seat replaces it in the working state: a :class:`Seat` read before an
+event that changes it is the seat as it was, so read it again after. A command the rules refuse
+raises :class:`Illegal` inside ``decide`` before any event is emitted; ``apply`` then returns
+the original state and a single ``error`` event naming the rule. Because the state only ever
 changes through events, replaying a table's event log with :func:`rebuild` gives back exactly
 the same state.
 

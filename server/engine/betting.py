@@ -36,17 +36,18 @@ def all_in_to(s: Seat) -> int:
 
 
 def others_with_chips(t: TableState, s: Seat) -> bool:
+    me = s.number  # by number: ``s`` may be the seat as it was before an event replaced it
     for o in t.seats:
-        if o is not s and o.stack > 0 and o.dealt and not o.folded and not o.mucked:
+        if o.number != me and o.stack > 0 and o.dealt and not o.folded and not o.mucked:
             return True
     return False
 
 
 def raise_can_be_called(t: TableState, s: Seat) -> bool:
     """A raise means something only if another live seat could put in more than the bet now."""
-    bet = t.current_bet
+    bet, me = t.current_bet, s.number
     for o in t.seats:
-        if o is not s and o.bet + o.stack > bet and o.dealt and not o.folded and not o.mucked:
+        if o.number != me and o.bet + o.stack > bet and o.dealt and not o.folded and not o.mucked:
             return True
     return False
 

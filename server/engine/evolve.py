@@ -3,8 +3,9 @@
 The engine decides which events a command produces, and each is applied here the moment it is
 emitted; replaying a table's event log through :func:`evolve` therefore rebuilds exactly the
 state the engine had. Every branch is bookkeeping — the rules were applied when the event was
-decided. Lists and dicts of the state are replaced, never changed in place, because a copied
-state shares them with its original.
+decided. Lists, dicts and seats of the state are replaced, never changed in place, because a
+copied state shares them with its original: a seat an event changes is copied first
+(:func:`_own`), so that copying the state for each command copies no seat.
 """
 
 from __future__ import annotations
@@ -152,9 +153,9 @@ def evolve(t: TableState, e: Event) -> None:
             t.seats = [s for s in t.seats if s.number != e.seat]
             t.penalties = {n: k for n, k in t.penalties.items() if n != e.seat}
         case ChipsAdded():
-            _seat(t, e.seat).stack = e.stack
+            _own(t, e.seat).stack = e.stack
         case ColoredUp():
-            for s in t.seats:
+            for s in _own_all(t):
                 s.stack = e.stacks.get(s.number, s.stack)
             t.chips = tuple(e.chips)
         case LevelSet():
@@ -182,7 +183,7 @@ def evolve(t: TableState, e: Event) -> None:
 
 def _cards_shown(t: TableState, e: CardsShown) -> None:
     """A hand mucked, partly shown (its cards face up so far) or tabled (14-A)."""
-    s = _seat(t, e.seat)
+    s = _own(t, e.seat)
     if e.mucked:
         s.mucked = True
     elif e.partial:
@@ -201,6 +202,26 @@ def _seat(t: TableState, number: int) -> Seat:
     s = t.seat(number)
     assert s is not None, f"event names seat {number}, which is not at the table"
     return s
+
+
+def _own(t: TableState, number: int) -> Seat:
+    """The seat, copied into a new list of seats for this state to change: the seat and the
+    list may be shared with the state this one was copied from."""
+    seats = t.seats.copy()
+    i = 0
+    for s in seats:
+        if s.number == number:
+            seats[i] = mine = msgspec.structs.replace(s)
+            t.seats = seats
+            return mine
+        i += 1
+    raise AssertionError(f"event names seat {number}, which is not at the table")
+
+
+def _own_all(t: TableState) -> list[Seat]:
+    """Every seat, copied for this state to change (as :func:`_own`)."""
+    t.seats = [msgspec.structs.replace(s) for s in t.seats]
+    return t.seats
 
 
 def _become(t: TableState, other: TableState) -> None:
@@ -230,9 +251,7 @@ def _seat_arrived(t: TableState) -> None:
 
 
 def _hand_start(t: TableState, e: HandStart) -> None:
-    base = msgspec.structs.replace(
-        t, seats=[msgspec.structs.replace(s) for s in t.seats], history=[], base=None
-    )
+    base = msgspec.structs.replace(t, history=[], base=None)
     t.base = base
     # The deal as the dealer recorded it: a correction plays the hand again from it (24).
     t.history = [
@@ -261,7 +280,7 @@ def _hand_start(t: TableState, e: HandStart) -> None:
         t.next_level = None
     t.level = level
     dealt = set(e.dealt)
-    for s in t.seats:
+    for s in _own_all(t):
         s.bet = s.paid = 0
         s.dealt = s.number in dealt
         s.folded = s.acted = s.shown = s.mucked = False
@@ -308,13 +327,13 @@ def _hand_start(t: TableState, e: HandStart) -> None:
 def _drawn(t: TableState, e: Drawn) -> None:
     """A seat drew: the new cards replace the discards when both were entered and the hand
     was known; otherwise the hand is unknown until it is tabled."""
-    s = _seat(t, e.seat)
+    s = _own(t, e.seat)
     if "RP-25-C" in e.rules:
         # The muck, folded hands included, went back into the stub: none of it is out now.
         t.muck = ()
         for other in t.seats:
             if other.dealt and not other.live:
-                other.cards = ()
+                _own(t, other.number).cards = ()
     t.muck = (*t.muck, *(c for c in e.thrown if c != "??"))
     s.draws = (*s.draws, e.count)
     if e.count and s.cards:
@@ -326,7 +345,7 @@ def _drawn(t: TableState, e: Drawn) -> None:
 
 
 def _action(t: TableState, e: ActionEvent) -> None:
-    s = _seat(t, e.seat)
+    s = _own(t, e.seat)
     put = e.total - s.bet
     s.stack -= put
     s.paid += put
@@ -424,7 +443,7 @@ def _irregular(t: TableState, e: Irregular) -> None:
         t.button_error = None if e.found else e.correct
     elif e.kind == "seventh_exposed" and e.reshuffle and e.seat is not None:
         # RP-10-B: the exposed card went back into the stub; the seat's new card is unknown.
-        s = _seat(t, e.seat)
+        s = _own(t, e.seat)
         s.cards = tuple("??" if c in e.reshuffle else c for c in s.cards)
     elif e.kind == "flop_not_burned" and e.burn:
         # 41-B: one of the three becomes the burn; the flop is completed from the stub.
@@ -451,7 +470,7 @@ def _penalty(t: TableState, e: PenaltyGiven) -> None:
     if e.hands_left:
         t.penalties = {**t.penalties, e.seat: e.hands_left}
     if e.removed:
-        s = _seat(t, e.seat)
+        s = _own(t, e.seat)
         s.stack -= e.removed
         t.removed += e.removed
     if e.kind == "disqualify":
@@ -461,7 +480,7 @@ def _penalty(t: TableState, e: PenaltyGiven) -> None:
 
 def _round_end(t: TableState, e: RoundEnd) -> None:
     for seat, amount in e.returned.items():
-        s = _seat(t, seat)
+        s = _own(t, seat)
         s.stack += amount
         s.paid -= amount
         s.bet -= amount
@@ -473,7 +492,7 @@ def _round_end(t: TableState, e: RoundEnd) -> None:
 
 
 def _dealt(t: TableState, e: Dealt) -> None:
-    for s in t.seats:
+    for s in _own_all(t):
         s.bet = 0
         s.acted = False
         if s.number in e.up:
@@ -499,7 +518,7 @@ def _hand_end(t: TableState, e: HandEnd) -> None:
         _restore(t)
         return
     busted = set(e.busted)
-    for s in t.seats:
+    for s in _own_all(t):
         s.stack = e.stacks.get(s.number, s.stack)
         s.bet = s.paid = 0
         s.dealt = s.folded = s.acted = s.shown = s.mucked = False

@@ -11,7 +11,7 @@ again, who may play it (37-C): it kills nobody for being away.
 from __future__ import annotations
 
 from server.engine import stud, words
-from server.engine.actions import action_event
+from server.engine.actions import action_event, live_seat
 from server.engine.errors import Illegal
 from server.engine.moves import Emit
 from server.engine.reading import Reading
@@ -37,6 +37,7 @@ def kill_absent(t: TableState, absent: list[int], emit: Emit) -> None:
             amount = min(t.level.bring_in, s.stack)
             why = [f"away at the deal: dealt the bring-in card, it posts {words.chips(amount)}"]
             emit(action_event(t, s, Reading("bring_in", amount, 0, ["RP-10", "32"]), [], why, True))
+            s = live_seat(t, n)  # as the bring-in left it: an event replaces the seat it changes
         emit(
             action_event(
                 t,

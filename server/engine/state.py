@@ -262,13 +262,10 @@ class TableState(msgspec.Struct, array_like=True):
         return [n for n in numbers if n > first] + [n for n in numbers if n < last]
 
     def clone(self) -> TableState:
-        """A copy the engine may evolve; the board and floor call are replaced, never mutated."""
-        replace = msgspec.structs.replace
-        twin = replace(self, seats=[replace(s) for s in self.seats])
-        if self.awards:
-            twin.awards = dict(self.awards)
-            twin.shares = dict(self.shares)
-        return twin
+        """A copy the engine may evolve. It shares the original's seats, lists and dicts: an
+        event replaces them rather than changing them (:mod:`server.engine.evolve`), so copying
+        a table for each command copies none of its seats."""
+        return msgspec.structs.replace(self)
 
 
 def new_state(
