@@ -208,13 +208,11 @@ def _own(t: TableState, number: int) -> Seat:
     """The seat, copied into a new list of seats for this state to change: the seat and the
     list may be shared with the state this one was copied from."""
     seats = t.seats.copy()
-    i = 0
-    for s in seats:
+    for i, s in enumerate(seats):
         if s.number == number:
             seats[i] = mine = msgspec.structs.replace(s)
             t.seats = seats
             return mine
-        i += 1
     raise AssertionError(f"event names seat {number}, which is not at the table")
 
 
