@@ -10,9 +10,11 @@ blinds on other players.
 
 from __future__ import annotations
 
-from protocol.events import HandEnd, HandStart
+from collections.abc import Callable, Iterable
+
+from protocol.events import Event, HandEnd, HandStart
 from server.engine import TableState
-from server.engine.games import FIXED_LIMIT
+from server.engine.games import FIXED_LIMIT, hole_count
 from server.phh_history import Inexpressible, players
 
 
@@ -35,6 +37,29 @@ def order(start: HandStart) -> list[int]:
         if post.seat not in after:
             raise Inexpressible(f"seat {post.seat} posted without being dealt in")
     return after
+
+
+Actions = Callable[[HandStart, list[Event], list[int], int], Iterable[str]]
+"""A family's actions: the hand's start, its events, the seats in PHH's order, the hole cards."""
+
+
+def fields(
+    variant: str,
+    game: str,
+    base: TableState,
+    events: list[Event],
+    ends: tuple[HandStart, HandEnd],
+    actions: Actions,
+) -> dict[str, object]:
+    """A hand dealt with a button and blinds (the flop and the draw games): the head, the
+    actions the family writes, the tail."""
+    start, end = ends
+    seats = order(start)
+    return {
+        **head(variant, game, base, start, seats),
+        "actions": list(actions(start, events, seats, hole_count(game))),
+        **tail(base, start, end, seats),
+    }
 
 
 def head(

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from protocol.events import ActionEvent, CardsShown, Dealt, Event, ExposeAll, HandEnd, HandStart
-from server import phh_export_draw, phh_export_stud
+from protocol.events import ActionEvent, CardsShown, Dealt, Event, ExposeAll, HandStart
+from server import phh_blinds, phh_export_draw, phh_export_stud
 from server.engine import TableState
-from server.engine.games import DRAW, FIXED_LIMIT, NAMES, STUD, hole_count
+from server.engine.games import DRAW, FIXED_LIMIT, NAMES, STUD
 from server.phh import GAMES
-from server.phh_blinds import head, order, tail
 from server.phh_history import (
     Inexpressible,
     act,
@@ -58,20 +57,8 @@ def to_phh(base: TableState, events: list[Event], tournament: str = "", table: s
     elif game in DRAW:
         fields = phh_export_draw.fields(variant, game, base, start, end, events)
     else:
-        fields = _flop(variant, game, base, start, end, events)
+        fields = phh_blinds.fields(variant, game, base, events, (start, end), _actions)
     return document(fields, tournament, table)
-
-
-def _flop(
-    variant: str, game: str, base: TableState, start: HandStart, end: HandEnd, events: list[Event]
-) -> dict[str, object]:
-    seats = order(start)
-    actions = list(_actions(start, events, seats, hole_count(game)))
-    return {
-        **head(variant, game, base, start, seats),
-        "actions": actions,
-        **tail(base, start, end, seats),
-    }
 
 
 def _actions(start: HandStart, events: list[Event], seats: list[int], count: int) -> Iterable[str]:

@@ -25,9 +25,8 @@ from protocol.events import (
     HandEnd,
     HandStart,
 )
+from server import phh_blinds
 from server.engine import TableState
-from server.engine.games import hole_count
-from server.phh_blinds import head, order, tail
 from server.phh_history import (
     Inexpressible,
     act,
@@ -42,13 +41,7 @@ from server.phh_history import (
 def fields(
     variant: str, game: str, base: TableState, start: HandStart, end: HandEnd, events: list[Event]
 ) -> dict[str, object]:
-    seats = order(start)
-    actions = list(_actions(start, events, seats, hole_count(game)))
-    return {
-        **head(variant, game, base, start, seats),
-        "actions": actions,
-        **tail(base, start, end, seats),
-    }
+    return phh_blinds.fields(variant, game, base, events, (start, end), _actions)
 
 
 def _entered(start: HandStart, events: list[Event], count: int) -> set[int]:
