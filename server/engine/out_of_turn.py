@@ -165,6 +165,8 @@ def on_turn(t: TableState, s: Seat, emit: Emit) -> bool:
     Returns True when the seat's action was bound (the hand moves on without a prompt, or
     waits on the floor's ruling on a bound under-call, 53-B).
     """
+    if not t.pending:
+        return False  # no action out of turn waits: asked before every prompt
     pending = next((p for p in t.pending if p.seat == s.number), None)
     if pending is None:
         return False

@@ -6,16 +6,19 @@ matched. Dead money (a big-blind ante) belongs to the main pot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import pairwise
 from math import gcd
+
+import msgspec
 
 from server.engine import stud
 from server.engine.state import TableState
 
 
-@dataclass(frozen=True)
-class Pot:
+class Pot(msgspec.Struct, frozen=True):
+    """A pot and who may win it; a struct rather than a frozen dataclass: every round's end
+    makes its pots, and a struct is made in a fifth of the time."""
+
     amount: int
     eligible: tuple[int, ...]
 
