@@ -133,12 +133,12 @@ def next_to_act(t: TableState, after: int) -> Seat | None:
     """The first seat clockwise after seat ``after`` that still has to act (the seats are
     kept in seat order)."""
     seats = t.seats
-    first = 0
     for s in seats:
+        if s.number > after and needs_to_act(t, s):
+            return s
+    for s in seats:  # round past the highest seat number
         if s.number > after:
             break
-        first += 1
-    for s in seats[first:] + seats[:first]:
         if needs_to_act(t, s):
             return s
     return None
