@@ -4,13 +4,15 @@
 against the hand; 7-5-4-3-2 is the best. Badugi: the most cards of four different ranks and
 suits wins (a four-card badugi over any three-card hand), then the lowest, aces low. PokerKit's
 ``StandardLowHand`` and ``BadugiHand`` read them (its lookup's entry index: the smaller, the
-better); a hand is read once per showdown and the readings cached, since the winner, the
-hand's name and the odd chip all ask for it.
+better); a badugi hand is read once per showdown and the readings cached, since the winner and
+the hand's name both ask for it. A 2-7 hand's entry is looked up by its ranks and whether it is
+suited (:func:`_deuce_index`).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
+from operator import add
 
 from pokerkit import BadugiHand, Hand, StandardLowHand
 
@@ -27,7 +29,21 @@ def _read(ranking: str, cards: str) -> Hand:
 
 def value(ranking: str, cards: list[str]) -> int:
     """The hand's place in its game's order: the smaller, the better."""
-    return int(_read(ranking, "".join(cards)).entry.index)
+    if ranking == "badugi":
+        return int(_read(ranking, "".join(cards)).entry.index)
+    suited = len({c[1] for c in cards}) == 1
+    return _deuce_index("".join(sorted(c[0] for c in cards)), suited)
+
+
+@cache
+def _deuce_index(ranks: str, suited: bool) -> int:
+    """PokerKit's 2-7 entry index of the five cards of ``ranks`` (sorted), one suit or not. Its
+    lookup reads only the ranks and whether the five are suited, so its whole table is 7,462
+    such hands: each is looked up once, not parsed from the cards at every showdown (PokerKit's
+    parsing was nearly all of a 2-7 showdown's time). Sorted, a rank's repeats sit side by side
+    and get different suits, and "cdhsc" is not one suit."""
+    suits = "ccccc" if suited else "cdhsc"
+    return int(StandardLowHand.lookup.get_entry("".join(map(add, ranks, suits))).index)
 
 
 def best(ranking: str, hands: dict[int, list[str]]) -> list[int]:
