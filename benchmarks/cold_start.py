@@ -19,10 +19,10 @@ answered (the pong after it) or, for a dealer, when its command is acknowledged 
 its mirror predicts — the table's first command after the restart, served from a state the new
 process had to read from Redis (tables load lazily, on their first use).
 
-Printed: the restart (kill to every instance answering ``/readyz``), then from the instances'
-readiness the time until each station resumed (p50, p99, max by role) and the time until the last
-of them, which is the goal's figure (goal: every station resumed within 2 s); the same from the
-kill; reconnection attempts; any problem (a refusal, a mirror mismatch, a gap in a station's
+Printed: the restart (kill to each instance serving: its "serving" log line), then from the
+instances' readiness (that line) the time until each station resumed (p50, p99, max by role) and
+the time until the last of them, which is the goal's figure (goal: every station resumed
+within 2 s); the same from the kill; reconnection attempts; any problem (a refusal, a mirror mismatch, a gap in a station's
 event numbers).
 """
 
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import secrets
@@ -89,7 +88,7 @@ async def _answer(w: asyncio.subprocess.Process, answer: str) -> str:
 class Restarted:
     servers: list[tuple[subprocess.Popen[bytes], int]]
     ready: list[float]
-    """When each instance answered ``/readyz``."""
+    """When each instance began serving (its log line, on this process's monotonic clock)."""
     ready_cpu: list[int]
     """Each instance's CPU ticks then (its imports and start-up)."""
     spy: subprocess.Popen[bytes] | None
@@ -103,9 +102,15 @@ def restart(
     how: signal.Signals,
     profile: float = 0.0,
 ) -> Restarted:
-    """Stop every instance with ``how``, start each again on its port; when each answered
-    ``/readyz`` (each polled in turn). ``profile`` s of py-spy on the first one from its start
-    (its imports and start-up included) are written to ``server-profile.txt``."""
+    """Stop every instance with ``how``, start each again on its port; when each began
+    serving. ``profile`` s of py-spy on the first one from its start (its imports and start-up
+    included) are written to ``server-profile.txt``.
+
+    An instance listens before it has imported the service, so a connection made during its
+    start-up waits in the backlog: polling ``/readyz`` tells when an answer came back, late
+    and later the more stations wait ahead of it. The instant each instance began serving is
+    its own log line ("serving", wall-clock time to the millisecond), and its CPU then the
+    last of its CPU samples, read every 5 ms, before that instant."""
     signalled = time.monotonic()
     for proc, _ in servers:
         proc.send_signal(how)
@@ -114,23 +119,34 @@ def restart(
     print(
         f"  every instance exited {time.monotonic() - signalled:.2f} s after the signal", flush=True
     )
+    log = workdir / "server.log"
+    read_from = log.stat().st_size
+    wall_offset = time.time() - time.monotonic()
     again = [start_server(redis_url, secret, workdir, port, wait=False) for _, port in servers]
     spy = spy_profile(again[0][0].pid, profile, workdir) if profile else None
-    ready: dict[int, float] = {}
-    ticks: dict[int, int] = {}
+    samples: list[tuple[float, list[int]]] = []
+    serving: dict[int, float] = {}
     deadline = time.monotonic() + 60
-    while len(ready) < len(again) and time.monotonic() < deadline:
-        for proc, port in again:
-            if port not in ready:
-                with contextlib.suppress(RuntimeError):  # not yet: the next port's turn
-                    wait_http(port, "/readyz", timeout=0.01)
-                    ready[port] = time.monotonic()
-                    ticks[port] = cpu_ticks(proc.pid)
-    if len(ready) < len(again):
-        raise RuntimeError("an instance did not answer /readyz within 60 s of its start")
-    return Restarted(
-        again, [ready[port] for _, port in again], [ticks[port] for _, port in again], spy
-    )
+    while len(serving) < len(again) and time.monotonic() < deadline:
+        samples.append((time.monotonic(), [cpu_ticks(proc.pid) for proc, _ in again]))
+        with log.open("rb") as lines:
+            lines.seek(read_from)
+            for line in lines:
+                entry = json.loads(line) if line.startswith(b"{") else {}
+                if entry.get("message") == "serving":
+                    port = int(entry["remote"].rsplit(":", 1)[1].strip("/"))
+                    serving[port] = entry["time"] - wall_offset
+        time.sleep(0.005)
+    if len(serving) < len(again):
+        raise RuntimeError("an instance did not begin serving within 60 s of its start")
+    for _, port in again:
+        wait_http(port, "/readyz")
+    ready = [serving[port] for _, port in again]
+    ticks = [
+        max((cpus[i] for at, cpus in samples if at <= ready[i]), default=0)
+        for i in range(len(again))
+    ]
+    return Restarted(again, ready, ticks, spy)
 
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -279,7 +295,7 @@ def report(
         f" {args.door or 16} unsigned connections an address"
     )
     print(
-        "  restart: the signal -> each instance answering /readyz: "
+        "  restart: the signal -> each instance serving: "
         + ", ".join(f"{t - killed:.2f} s" for t in ready)
         + f" (machine {100 * busy[0] / max(busy[1], 1):.0f}% busy before the kill)"
     )

@@ -23,6 +23,7 @@ import asyncio
 import logging
 import math
 import resource
+import socket
 import time
 import weakref
 from collections import Counter
@@ -32,7 +33,8 @@ from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from server.metrics import open_files
+from server import metrics
+from server.descriptors import backlog_for, open_files, reserve_for
 from server.redis_connect import RedisClient
 from server.tokens import Claims, TokenError, expired
 
@@ -63,28 +65,12 @@ class Throttled:
         self.unsaid = 0
 
 
-RESERVE = 64
-"""Open-file descriptors kept free at the least (``FileBudget``)."""
-MAX_BACKLOG = 1024
-
-
-def reserve_for(limit: int) -> int:
-    """Descriptors a process with this open-files limit keeps free: 1/16 of them, between
-    ``RESERVE`` and twice ``MAX_BACKLOG``."""
-    return max(RESERVE, min(limit // 16, 2 * MAX_BACKLOG))
-
-
-def backlog_for(limit: int) -> int:
-    """The listen backlog: half the reserve at most. The event loop accepts what waits in the
-    backlog in one go, before the server sees any of it; a full backlog taken at the limit
-    must still fit in the reserve."""
-    return min(MAX_BACKLOG, reserve_for(limit) // 2)
-
-
 class FileBudget:
     """Websocket upgrades are admitted while fewer than ``limit - reserve`` descriptors are
     open; past that each is answered 503 with the reason, and a warning is logged once per
-    burst (at once, then at most every ``LOG_EVERY`` seconds, with the number refused).
+    burst (at once, then at most every ``LOG_EVERY`` seconds, with the number refused). The
+    listen backlog follows the descriptors left (``backlog_for``), told to the socket at each
+    upgrade when it has changed.
 
     Refusing the upgrade, not letting ``accept`` fail, is the point: a process out of
     descriptors cannot accept a health check either. At ``EMFILE`` uvloop (libuv) accepts
@@ -93,20 +79,35 @@ class FileBudget:
     stations left (seen at a limit of 256: 236 displays, then every connection reset). The
     reserve covers what must go on at the limit: health checks and scrapes, the refusals
     themselves (each holds a descriptor until its 503 is written), the Redis connections the
-    pool has not opened yet, and a backlog taken in one go (``backlog_for``). Each check is
-    one ``stat`` (:func:`server.metrics.open_files`).
+    pool has not opened yet, and a backlog taken in one go. Each check is one ``stat``
+    (:func:`server.descriptors.open_files`).
     """
 
     LOG_EVERY = 10.0
 
-    def __init__(self) -> None:
+    def __init__(self, listening: socket.socket | None = None) -> None:
         self.limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         self.reserve = reserve_for(self.limit)
         self._warning = Throttled(self.LOG_EVERY)
+        self._listening = listening
+        self.backlog = 0
+        self.retune(open_files())
+
+    def retune(self, in_use: int) -> None:
+        """Tell the listening socket its backlog again when the descriptors left change it
+        (``listen`` on a listening socket sets its backlog on Linux)."""
+        backlog = backlog_for(self.limit, in_use)
+        if backlog == self.backlog:
+            return
+        self.backlog = backlog
+        metrics.LISTEN_BACKLOG.set(backlog)
+        if self._listening is not None:
+            self._listening.listen(backlog)
 
     def refusal(self) -> str | None:
         """Why another websocket may not be admitted now, or None."""
         in_use = open_files()
+        self.retune(in_use)
         if in_use < self.limit - self.reserve:
             return None
         self._warning.warn(

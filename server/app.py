@@ -24,7 +24,6 @@ import gc
 import logging
 import os
 import re
-import resource
 import secrets
 import signal
 import socket
@@ -44,9 +43,10 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server import metrics
-from server.admission import Door, FileBudget, backlog_for
+from server.admission import Door, FileBudget
 from server.batch import ScriptBatch
 from server.connection import Connection
+from server.descriptors import listen, raise_open_files_limit
 from server.embedded_redis import (
     DataDirInUse,
     EmbeddedRedis,
@@ -139,6 +139,7 @@ class App:
         redis: RedisClient,
         redis_url: str = "",
         replicas: ReplicaWait | None = None,
+        listening: socket.socket | None = None,
     ) -> None:
         self.settings = settings
         self.name = settings.name
@@ -162,7 +163,7 @@ class App:
         self.tournaments = Tournaments(TournamentStore(commands, batch), self.tables)
         self.fanout.clock_of = self.tournaments.clock_message
         self.gate = Gate()
-        self.descriptors = FileBudget()
+        self.descriptors = FileBudget(listening)
         self.services = Services(
             self.tables,
             self.fanout,
@@ -348,42 +349,15 @@ def _client_address(connection: ServerConnection, request: Request) -> str | Non
     return None
 
 
-def raise_open_files_limit() -> None:
-    """Let the process open as many files as the system allows it: every station is one."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    if soft == target:
-        log.info("open files limit %d", soft)
-        return
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ValueError, OSError) as exc:
-        log.warning("open files limit stays %d: %s", soft, exc)
-        return
-    log.info("open files limit raised from %d to %d", soft, target)
-
-
-def _listen(settings: Settings) -> socket.socket:
-    """The listening socket, bound before anything else starts, so a port in use stops the
-    start-up at once. Its backlog fits in the open files kept in reserve (``backlog_for``)."""
-    try:
-        family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((settings.host, settings.port))
-        sock.listen(backlog_for(resource.getrlimit(resource.RLIMIT_NOFILE)[0]))
-    except OSError as exc:
-        sock.close()
-        raise StartupError(
-            f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}"
-        ) from None
-    sock.setblocking(False)
-    return sock
-
-
-async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
+async def run(
+    settings: Settings,
+    started: asyncio.Event | None = None,
+    listening: socket.socket | None = None,
+) -> None:
     """Serve until SIGTERM or SIGINT; then drain and close. ``StartupError`` when the service
-    cannot start, with whatever it started stopped again."""
+    cannot start, with whatever it started stopped again. ``listening``: the socket
+    ``tablewire serve`` bound before importing the service (``server.descriptors``); else it
+    is bound here, before anything else starts, so a port in use stops the start-up at once."""
     raise_open_files_limit()
     with contextlib.ExitStack() as started_here:
         embedded: EmbeddedRedis | None = None
@@ -393,7 +367,7 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
                 started_here.enter_context(lock_data_dir(settings.data_dir))
             except DataDirInUse as exc:
                 raise StartupError(str(exc)) from None
-        sock = _listen(settings)
+        sock = listening or listen_on(settings.host, settings.port)
         started_here.callback(sock.close)
         if url is None:
             embedded = EmbeddedRedis(settings.data_dir / "redis", fsync=settings.fsync, tied=True)
@@ -401,6 +375,14 @@ async def run(settings: Settings, started: asyncio.Event | None = None) -> None:
             embedded.start()
             url = embedded.url
         await _serve(settings, started, url, embedded, sock)
+
+
+def listen_on(host: str, port: int) -> socket.socket:
+    """``server.descriptors.listen``, its failure a ``StartupError`` that says why."""
+    try:
+        return listen(host, port)
+    except OSError as exc:
+        raise StartupError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 async def _serve(
@@ -414,7 +396,7 @@ async def _serve(
     # connections of its own.
     redis = connect(url, REDIS_CONNECTIONS)
     replicas = ReplicaWait.from_environment()
-    app = App(settings, redis, url, replicas)
+    app = App(settings, redis, url, replicas, sock)
     try:
         await replicas.look_up(redis)
     except (RedisConnectionError, RedisTimeoutError) as exc:
@@ -441,6 +423,8 @@ async def _serve(
     async with serve(
         app.handle,
         sock=sock,
+        # The loop listens again as it starts serving, with 100 unless told (uvloop).
+        backlog=app.descriptors.backlog,
         process_request=app.http,
         process_response=app.process_response,
         open_timeout=door.hello_timeout,

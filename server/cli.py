@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import msgspec
@@ -18,13 +18,13 @@ import msgspec
 from protocol import Event, ProtocolError, Scenario, decode_scenario, encode_event
 from protocol.tournament import decode_tournament_scenario, is_tournament_scenario
 from server.archive_script import seconds
-from server.hand_record import HandRecord, is_hand_document
-from server.hand_record import decode as decode_hand
-from server.hand_record import replay as replay_hand
-from server.replay import check_seats, run_scenario
 from server.tokens import Role
-from server.tournament_replay import encode_line, run_tournament
 
+if TYPE_CHECKING:
+    from server.hand_record import HandRecord
+
+# The engine (and the hand tables it builds on import, half a second) is imported by the
+# commands that play hands, not here: ``tablewire serve`` binds its port first.
 COMMANDS = "tablewire.commands"
 """The entry-point group of the subcommands other packages add (``tablewire demo`` is
 ``clients.demo``'s): the service names none of its clients."""
@@ -63,6 +63,9 @@ def replay(file: Path) -> None:
     A scenario with a top-level ``structure`` is a tournament's: its table events are printed
     as ``{"table": id, "event": {...}}``. An archived hand (``tablewire hand``, the hand files)
     is played again from the table before it."""
+    from server.hand_record import is_hand_document
+    from server.replay import run_scenario
+
     if file.suffix not in (".phh", ".phhs") and is_hand_document(file.read_bytes()):
         _replay_hand(file)
         return
@@ -74,6 +77,9 @@ def replay(file: Path) -> None:
 
 
 def _replay_hand(file: Path) -> None:
+    from server.hand_record import decode as decode_hand
+    from server.hand_record import replay as replay_hand
+
     try:
         record = decode_hand(file.read_bytes())
     except msgspec.DecodeError as exc:
@@ -93,6 +99,8 @@ def _print_events(events: list[Event]) -> None:
 
 
 def _replay_tournament(file: Path) -> None:
+    from server.tournament_replay import encode_line, run_tournament
+
     try:
         scenario = decode_tournament_scenario(file.read_bytes())
         lines = run_tournament(scenario)
@@ -116,6 +124,8 @@ def _scenarios(file: Path) -> list[Scenario]:
             else:
                 click.echo(f"skipped {label}: {item}", err=True)
         return found
+    from server.replay import check_seats
+
     try:
         scenario = decode_scenario(file.read_bytes())
         check_seats(scenario)
@@ -298,10 +308,21 @@ def serve(
     os.environ["TABLEWIRE_HAND_KEEP"] = str(hand_keep)
     os.environ["TABLEWIRE_WAIT_REPLICAS"] = wait_replicas
     os.environ["TABLEWIRE_WAIT_TIMEOUT"] = repr(wait_timeout)
-    from server import logs, loop
-    from server.app import Settings, StartupError, run
+    from server import descriptors, logs
 
     logs.setup()
+    # Listening before the service is imported: a room of stations coming back waits in the
+    # backlog for readiness instead of being refused (``server.descriptors``).
+    descriptors.raise_open_files_limit()
+    try:
+        listening = descriptors.listen(host, port)
+    except OSError as exc:
+        why = exc.strerror or exc
+        click.echo(f"tablewire serve: cannot listen on {host}:{port}: {why}", err=True)
+        sys.exit(1)
+    from server import loop
+    from server.app import Settings, StartupError, run
+
     static = Path(__file__).resolve().parents[1] / "clients" / "web"
     settings = Settings(
         host=host,
@@ -319,7 +340,7 @@ def serve(
         heartbeat=heartbeat,
     )
     try:
-        loop.run(run(settings))
+        loop.run(run(settings, listening=listening))
     except StartupError as exc:
         click.echo(f"tablewire serve: {exc}", err=True)
         sys.exit(1)

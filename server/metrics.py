@@ -3,8 +3,8 @@
 The process metrics (``process_*``) are this module's own collector, not prometheus_client's
 default one: that one lists ``/proc/self/fd`` on every scrape to count open files, and with
 19,000 stations connected a scrape held the event loop ~18 ms. Here the count is one ``stat``
-(:func:`open_files`), and the other figures come from ``/proc/self/stat`` as before, under the
-same names.
+(:func:`server.descriptors.open_files`), and the other figures come from ``/proc/self/stat``
+as before, under the same names.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamil
 from prometheus_client.process_collector import PROCESS_COLLECTOR
 from prometheus_client.registry import Collector
 
+from server.descriptors import open_files
+
 COMMANDS = Counter("tablewire_commands_total", "Commands received, by outcome", ["outcome"])
 COMMAND_SECONDS = Histogram(
     "tablewire_command_seconds",
@@ -28,6 +30,10 @@ COMMAND_SECONDS = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 CONNECTIONS = Gauge("tablewire_connections", "Open station connections, by role", ["role"])
+LISTEN_BACKLOG = Gauge(
+    "tablewire_listen_backlog",
+    "The listen backlog asked of the kernel: what the free descriptors can take in one go",
+)
 FANOUT_LAG = Histogram(
     "tablewire_fanout_lag_seconds",
     "From a commit to its delivery to this instance's stations",
@@ -122,27 +128,6 @@ CHIPS_DIFFERENCE = Gauge(
     "At the last hand end: the tables' stacks minus the chips in play (0: they add up)",
     ["tournament"],
 )
-
-
-_listed: tuple[float, int] = (0.0, 0)
-LIST_EVERY = 1.0
-"""Seconds between listings of ``/proc/self/fd`` on a kernel that does not count them."""
-
-
-def open_files() -> int:
-    """File descriptors this process has open, at a cost that does not grow with them.
-
-    Linux 6.2 and later report the count as the size of ``/proc/self/fd``: one ``stat``. An
-    older kernel reports 0 there; the directory is then listed, at most once every
-    ``LIST_EVERY`` seconds (the count may be that old)."""
-    global _listed
-    counted = os.stat("/proc/self/fd").st_size
-    if counted > 0:
-        return counted
-    now = time.monotonic()
-    if now - _listed[0] >= LIST_EVERY:
-        _listed = (now, len(os.listdir("/proc/self/fd")))
-    return _listed[1]
 
 
 class ProcessMetrics(Collector):
