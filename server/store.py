@@ -72,6 +72,7 @@ from server.keys import (
     tag,
     unfiled_key,
 )
+from server.reads import ReadBatch
 
 LOG_KEEP = int(os.environ.get("TABLEWIRE_LOG_KEEP", "20000"))
 """Events kept per table log; a station further behind gets a snapshot."""
@@ -144,20 +145,6 @@ ADD_TIMED = "return redis.call('SADD', KEYS[1], ARGV[1])"
 """Note a tournament among those with a clock: through the batch, so that the ``WAIT`` after it
 covers it on its own node too (``tw:timed`` has no tournament's tag)."""
 
-LOG_READ = """
-local entries
-if ARGV[3] == '' then
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2])
-else
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])
-end
-return {entries, redis.call('HGET', KEYS[2], 'seq') or ''}
-"""
-"""A log's entries in a range and the table's last number, read at one instant."""
-
-READ_TABLE = "return redis.call('HMGET', KEYS[1], 'seq', 'snap', 'config')"
-"""A table's number, snapshot and configuration, as a script so that it joins a read batch."""
-
 CREATE_TOURNAMENT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'name', ARGV[1])
@@ -212,17 +199,13 @@ class Store:
         self.redis = redis
         self.batch = batch or ScriptBatch(redis)
         """Every write a station is answered on goes through it (and its ``WAIT``)."""
-        self.reads = ScriptBatch(redis)
-        """The reads a station waits on, made in the same turn of the event loop, share one
-        round trip (no ``WAIT``): a room of stations coming back after a restart loads a
-        table and reads its log each, 2,000 round trips an instance one by one."""
+        self.reads = ReadBatch(redis)
+        """The reads a station waits on share a round trip with the others of the turn."""
         self.hand_keep_ms = hand_keep_ms()
         self.files = HandFiles(redis, HandFiles.directory_from_environment(), unfiled_key, hand_key)
         self.confirmations = Confirmations(redis, self.batch)
         self._commit = redis.register_script(COMMIT)
         self._add_timed = redis.register_script(ADD_TIMED)
-        self._log_read = redis.register_script(LOG_READ)
-        self._read_table = redis.register_script(READ_TABLE)
         self._create = redis.register_script(CREATE)
         self._create_tournament = redis.register_script(CREATE_TOURNAMENT)
         self._clear_deadline = redis.register_script(CLEAR_DEADLINE)
@@ -254,9 +237,8 @@ class Store:
         return [None if seq is None else int(seq) for seq in found]
 
     async def load(self, tournament: str, table: str) -> Stored | None:
-        fields = cast(
-            list[bytes | None],
-            await self.reads(self._read_table, [state_key(tournament, table)], []),
+        (fields,) = await self.reads(
+            ("HMGET", state_key(tournament, table), "seq", "snap", "config")
         )
         seq, snap, config = fields
         if seq is None or snap is None:
@@ -389,16 +371,16 @@ class Store:
     async def _read_log(
         self, tournament: str, table: str, since: int, until: int | None, count: int | None
     ) -> tuple[list[Logged], int | None]:
-        """The log's entries after ``since`` and the table's last number, read together (one
-        script): a commit landing between two separate reads would look like a trimmed log."""
-        log, state = log_key(tournament, table), state_key(tournament, table)
+        """The log's entries after ``since`` and the table's last number. The number is read
+        first, in the same pipeline: a commit landing between the two reads only adds entries
+        past it (or trims the log, which the entries then show). Read the other way round, an
+        empty page and then a later number looked like a trimmed log."""
         upto = "+" if until is None else f"{until}-0"
-        args = [f"{since + 1}-0", upto, "" if count is None else count]
-        flat_entries, raw_last = await self.reads(self._log_read, [log, state], args)
-        entries = [
-            (entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
-            for entry_id, flat in flat_entries
-        ]
+        page = ("COUNT", count) if count is not None else ()
+        raw_last, entries = await self.reads(
+            ("HGET", state_key(tournament, table), "seq"),
+            ("XRANGE", log_key(tournament, table), f"{since + 1}-0", upto, *page),
+        )
         logged = [
             Logged(int(entry_id.split(b"-")[0]), float(fields.get(b"a", b"0")), fields[b"e"])
             for entry_id, fields in cast(list[tuple[bytes, dict[bytes, bytes]]], entries)
