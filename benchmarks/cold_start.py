@@ -22,8 +22,8 @@ process had to read from Redis (tables load lazily, on their first use).
 Printed: the restart (kill to each instance serving: its "serving" log line), then from the
 instances' readiness (that line) the time until each station resumed (p50, p99, max by role) and
 the time until the last of them, which is the goal's figure (goal: every station resumed
-within 2 s); the same from the kill; reconnection attempts; any problem (a refusal, a mirror mismatch, a gap in a station's
-event numbers).
+within 2 s); the same from the kill; reconnection attempts; any problem (a refusal, a mirror
+mismatch, a gap in a station's event numbers).
 """
 
 from __future__ import annotations

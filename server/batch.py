@@ -45,6 +45,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.redis_connect import RedisClient
 from server.replication import SINGLE, ReplicaWait
+from server.turns import Turn
 
 log = logging.getLogger("tablewire.batch")
 
@@ -91,8 +92,9 @@ class ScriptBatch:
     def __init__(self, redis: RedisClient, wait: ReplicaWait | None = None) -> None:
         self.redis = redis
         self.wait = wait
-        self._waiting: list[_Call] = []
+        self._turn = Turn(self._run)
         self._sending: set[asyncio.Task[None]] = set()
+        """Publications tried again later, held until done."""
         self._publish_now = redis.register_script(PUBLISH_NOW)
         self._refreshing: asyncio.Task[None] | None = None
 
@@ -106,18 +108,9 @@ class ScriptBatch:
         """Run ``script`` on ``keys`` and ``args`` with the others of this turn. A script that
         publishes (it starts with ``PUBLISH_LUA``) names what it publishes as ``publish``
         (channel, message): sent after the ``WAIT`` when its result is ``ok``."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        if not self._waiting:
-            loop.call_soon(self._send)
-        self._waiting.append(_Call(script, keys, args, publish, future))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._turn.add(_Call(script, keys, args, publish, future))
         return future
-
-    def _send(self) -> None:
-        batch, self._waiting = self._waiting, []
-        task = asyncio.get_running_loop().create_task(self._run(batch))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
 
     async def _run(self, batch: list[_Call]) -> None:
         try:

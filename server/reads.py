@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.redis_connect import RedisClient
+from server.turns import Turn
 
 
 @dataclass
@@ -26,24 +27,14 @@ class _Read:
 class ReadBatch:
     def __init__(self, redis: RedisClient) -> None:
         self.redis = redis
-        self._waiting: list[_Read] = []
-        self._sending: set[asyncio.Task[None]] = set()
+        self._turn = Turn(self._run)
 
     def __call__(self, *commands: tuple[Any, ...]) -> asyncio.Future[list[Any]]:
         """The replies to ``commands`` (each a command's name and arguments), sent in order
         with the other reads of this turn; the first error of them is raised."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[Any]] = loop.create_future()
-        if not self._waiting:
-            loop.call_soon(self._send)
-        self._waiting.append(_Read(commands, future))
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._turn.add(_Read(commands, future))
         return future
-
-    def _send(self) -> None:
-        batch, self._waiting = self._waiting, []
-        task = asyncio.get_running_loop().create_task(self._run(batch))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
 
     async def _run(self, batch: list[_Read]) -> None:
         try:

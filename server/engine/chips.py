@@ -90,8 +90,7 @@ def color_up(t: TableState, cmd: ColorUp, emit: Emit) -> Move:
                 code="raced_out",
             )
     stacks = {
-        s.number: s.stack - cmd.removed.get(s.number, 0) + cmd.won.get(s.number, 0)
-        for s in t.seats
+        s.number: s.stack - cmd.removed.get(s.number, 0) + cmd.won.get(s.number, 0) for s in t.seats
     }
     for number, stack in stacks.items():
         if stack % unit:
