@@ -356,9 +356,11 @@ async def run(
 ) -> None:
     """Serve until SIGTERM or SIGINT; then drain and close. ``StartupError`` when the service
     cannot start, with whatever it started stopped again. ``listening``: the socket
-    ``tablewire serve`` bound before importing the service (``server.descriptors``); else it
-    is bound here, before anything else starts, so a port in use stops the start-up at once."""
-    raise_open_files_limit()
+    ``tablewire serve`` bound before importing the service (``server.descriptors``), with the
+    open-files limit raised; else both are done here, before anything else starts, so a port
+    in use stops the start-up at once."""
+    if listening is None:
+        raise_open_files_limit()
     with contextlib.ExitStack() as started_here:
         embedded: EmbeddedRedis | None = None
         url = settings.redis_url
