@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -336,6 +337,29 @@ def race(
     )
 
 
+def race_recorded(
+    hands: list[Any],
+    actions: int,
+    pokerkit: Callable[[list[Any]], None],
+    reps: int,
+    max_pack: int,
+    profiled: bool,
+) -> None:
+    """:func:`race` of recorded hands (stud, draw: each a config and its commands) replayed by
+    the engine and by ``pokerkit``; then the engine's profile when asked."""
+    race(
+        len(hands),
+        actions,
+        lambda: timed(replay_tablewire, hands),
+        lambda: timed(pokerkit, hands),
+        reps,
+        max_pack,
+        ", max over every command of every hand",
+    )
+    if profiled:
+        profile(lambda: replay_tablewire(hands))
+
+
 def profile(replay: Callable[[], None]) -> None:
     """A cProfile of one Tablewire replay pass, by own and by cumulative time."""
     profiler = cProfile.Profile()
@@ -372,17 +396,7 @@ def stud_main(game: str, count: int, reps: int, seed: int, profiled: bool = Fals
         f" things (equal boards, RP-10-D; a raise over a short all-in, 49-B)"
     )
     print(f"  {actions} actions ({actions / len(hands):.1f} a hand, the bring-in included)")
-    race(
-        len(hands),
-        actions,
-        lambda: timed(replay_tablewire, hands),  # type: ignore[arg-type]
-        lambda: timed(lambda h: replay_pokerkit_stud(game, h), hands),
-        reps,
-        max_pack,
-        ", max over every command of every hand",
-    )
-    if profiled:
-        profile(lambda: replay_tablewire(hands))  # type: ignore[arg-type]
+    race_recorded(hands, actions, lambda h: replay_pokerkit_stud(game, h), reps, max_pack, profiled)
 
 
 if __name__ == "__main__":

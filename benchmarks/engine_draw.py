@@ -48,7 +48,7 @@ from pokerkit import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import profile, race, replay_tablewire, timed
+from engine import race_recorded
 
 from protocol import Draw, HandEnd, TableConfig
 from protocol.commands import Command
@@ -167,17 +167,7 @@ def main(count: int, reps: int, seed: int, profiled: bool = False) -> None:
         f"  {actions} actions ({actions / len(hands):.1f} a hand, {draws} of them draws,"
         f" standing pat included)"
     )
-    race(
-        len(hands),
-        actions,
-        lambda: timed(replay_tablewire, hands),  # type: ignore[arg-type]
-        lambda: timed(replay_pokerkit_draw, hands),  # type: ignore[arg-type]
-        reps,
-        max_pack,
-        ", max over every command of every hand",
-    )
-    if profiled:
-        profile(lambda: replay_tablewire(hands))  # type: ignore[arg-type]
+    race_recorded(hands, actions, replay_pokerkit_draw, reps, max_pack, profiled)
 
 
 if __name__ == "__main__":

@@ -682,10 +682,21 @@ class Sample:
                     cases.update(hand.cases)
         return divergences, cases, played, showdowns
 
+    def replay_step_by_step(
+        self, games: tuple[str, ...], config_of: Callable[[str, int], TableConfig]
+    ) -> None:
+        """A tenth of each game's hands (their table's config from ``config_of(game, seed)``)
+        applied command by command: each command leaves the state it was given as it was, and
+        ``rebuild`` of the events so far gives back the state at every step. (A Mismatch is
+        reported by ``check``.)"""
+        for game in games:
+            for seed in self.seeds(game)[::10]:
+                hand = self.hand(game, seed)
+                if isinstance(hand, Hand):
+                    _step_by_step(config_of(game, seed), hand)
 
-def replay_step_by_step(config: TableConfig, hand: Hand) -> None:
-    """The hand's commands applied one by one: each leaves the state it was given as it was,
-    and ``rebuild`` of the events so far gives back the state at every step."""
+
+def _step_by_step(config: TableConfig, hand: Hand) -> None:
     state, events = new_table(config), []
     for command in hand.commands:
         given, before = state, msgspec.msgpack.encode(state)
