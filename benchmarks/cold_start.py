@@ -127,16 +127,19 @@ def restart(
     samples: list[tuple[float, list[int]]] = []
     serving: dict[int, float] = {}
     deadline = time.monotonic() + 60
-    while len(serving) < len(again) and time.monotonic() < deadline:
-        samples.append((time.monotonic(), [cpu_ticks(proc.pid) for proc, _ in again]))
-        with log.open("rb") as lines:
-            lines.seek(read_from)
+    with log.open("rb") as written:
+        written.seek(read_from)
+        unread = b""
+        while len(serving) < len(again) and time.monotonic() < deadline:
+            samples.append((time.monotonic(), [cpu_ticks(proc.pid) for proc, _ in again]))
+            # Whole lines only: the last may still be half written.
+            *lines, unread = (unread + written.read()).split(b"\n")
             for line in lines:
                 entry = json.loads(line) if line.startswith(b"{") else {}
                 if entry.get("message") == "serving":
                     port = int(entry["remote"].rsplit(":", 1)[1].strip("/"))
                     serving[port] = entry["time"] - wall_offset
-        time.sleep(0.005)
+            time.sleep(0.005)
     if len(serving) < len(again):
         raise RuntimeError("an instance did not begin serving within 60 s of its start")
     for _, port in again:
