@@ -100,11 +100,17 @@ class Following:
 
     def stop(self) -> None:
         """The station is gone: every catch-up stops and the fan-out forgets it."""
-        for task in [*self.tasks.values()]:
+        for task in self.tasks.values():
             task.cancel()
         for waiting in self.catching_up.values():
             if waiting.task is not None:
                 waiting.task.cancel()
+                # A cancelled task keeps its CancelledError, whose traceback holds the
+                # catch-up's frame, which holds this hold: let go of the task, or the two
+                # stay in a cycle only the collector frees.
+                waiting.task = None
+        self.tasks.clear()
+        self.catching_up.clear()
         self.fanout.forget(self)
 
     def clock(self, message: bytes) -> None:

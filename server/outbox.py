@@ -28,6 +28,10 @@ SPACING = 0.003
 """Seconds between two writes to one station at the least."""
 
 
+def _closed() -> None:
+    """A closed outbox's overflow: nothing is queued any more."""
+
+
 class Outbox:
     def __init__(self, ws: Connection, limit: int, overflow: Callable[[], None]) -> None:
         self.ws = ws
@@ -52,8 +56,9 @@ class Outbox:
         if self.closed:
             return
         if self.size + len(data) > self.limit:
+            overflow = self.overflow
             self.close()
-            self.overflow()
+            overflow()
             return
         self._ready.append(data)
         self.size += len(data)
@@ -79,8 +84,10 @@ class Outbox:
                 await self.ws.writable_again()
 
     def close(self) -> None:
-        """Send nothing more; what is still waiting is dropped."""
+        """Send nothing more; what is still waiting is dropped. The station's callback is let
+        go: it ties the outbox and its station in a cycle only the collector could free."""
         self.closed = True
+        self.overflow = _closed
         self._ready.clear()
         self.size = 0
         self._emptied()

@@ -309,6 +309,9 @@ class Station:
             self.services.sessions.live.discard(self)
             if self.following is not None:
                 self.following.stop()
+                # It holds the station's bound methods: let it go, so the two are freed by
+                # reference counting when the connection ends, not by the collector.
+                self.following = None
 
     async def _sign_in(self) -> bool:
         door = self.services.door
