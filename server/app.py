@@ -20,13 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import logging
 import os
 import re
 import secrets
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ from websockets.http11 import Request, Response
 from server import metrics
 from server.admission import Door, FileBudget
 from server.batch import ScriptBatch
+from server.collector import Collector
 from server.connection import Connection
 from server.descriptors import listen, raise_open_files_limit
 from server.embedded_redis import (
@@ -164,6 +165,9 @@ class App:
         self.fanout.clock_of = self.tournaments.clock_message
         self.gate = Gate()
         self.descriptors = FileBudget(listening)
+        self.last_arrival = 0.0
+        """When the last station connected (``time.monotonic``): a room coming in is not a
+        quiet moment for the collector."""
         self.services = Services(
             self.tables,
             self.fanout,
@@ -183,6 +187,7 @@ class App:
         if ws.request is not None:
             ws.request.headers.clear()
         ws.response = None
+        self.last_arrival = time.monotonic()
         self.keepalive.add(ws)
         try:
             await Station(ws, self.services).run()
@@ -422,6 +427,7 @@ async def _serve(
     timing = loop.create_task(lease.run(timers.run))
     keepalive = loop.create_task(app.keepalive.run())
     supervisor = loop.create_task(_supervise(embedded)) if embedded else None
+    collector = Collector(lambda: max(app.fanout.last_frame_at, app.last_arrival))
     async with serve(
         app.handle,
         sock=sock,
@@ -438,11 +444,9 @@ async def _serve(
         compression=None,
         create_connection=Connection,
     ) as server:
-        # Long-lived objects (connections, tables) are frozen out of the collector's full
-        # passes, and young collections run less often: fewer pauses under load.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 20)
+        # The collector runs often and small; what survives is frozen (server.collector).
+        collector.start()
+        collecting = loop.create_task(collector.run())
         metrics.time_collections()
         port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
         settings.port = port
@@ -462,6 +466,7 @@ async def _serve(
             return_exceptions=True,
         )
     timing.cancel()
+    collecting.cancel()
     keepalive.cancel()
     watchdog.cancel()
     lateness.cancel()

@@ -234,6 +234,9 @@ class Fanout:
         self.nonce = uuid.uuid4().hex
         self.probe_seen = 0.0
         self.subscribed = False
+        self.last_frame_at = 0.0
+        """When a frame was last delivered (``time.monotonic``): whether stations are being
+        sent anything (``server.collector``)."""
 
     @property
     def healthy(self) -> bool:
@@ -450,6 +453,7 @@ class Fanout:
         if key not in self.last_seq:
             self.delivered[frame.tournament].add(key)
         self.last_seq[key] = frame.last
+        self.last_frame_at = time.monotonic()
         metrics.FANOUT_LAG.observe(max(0.0, time.time() - frame.at))
         if frame.clock is not None:
             self._clock(frame.tournament, frame.clock)

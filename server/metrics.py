@@ -81,6 +81,11 @@ GC_PAUSE_SECONDS = Histogram(
     ["generation"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
 )
+FROZEN_OBJECTS = Gauge(
+    "tablewire_gc_frozen_objects",
+    "Objects frozen out of the garbage collector's passes (server.collector): the stations,"
+    " tables and the rest of what the service holds; freed by reference counting",
+)
 
 
 _collection_started = 0.0

@@ -101,11 +101,13 @@ class Outbox:
         if not self.ws.writable:
             self._waiting = asyncio.get_running_loop().create_task(self._wait())
             return
-        frames, self._ready = self._ready, []
+        # The same list is written and emptied, not swapped for a new one: a new list per
+        # write outlived the young collection for every station (``server.collector``).
+        self.ws.write_frames(self._ready)
+        self._ready.clear()
         self.size = 0
         self._emptied()
         self._written = asyncio.get_running_loop().time()
-        self.ws.write_frames(frames)
 
     def _emptied(self) -> None:
         room, self._room = self._room, None
