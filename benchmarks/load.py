@@ -7,6 +7,7 @@
     python benchmarks/load.py --redis single,replica,cluster --phases paced --target tablewire
     python benchmarks/load.py --displays-per-table 36 --instances 2 --rate 200 --door 256
     python benchmarks/load.py --displays-per-table 17 --rate 800 --door 256   # one instance
+    python benchmarks/load.py --displays-per-table 17 --rate 800 --clients-nice 10
 
 ``--redis`` runs the same phases on each Redis setup named (``loadgen/backends.py``: one
 redis-server, one with a replica, a 3-primary + 3-replica cluster) and sets each beside the
@@ -453,6 +454,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--phases", choices=["both", "paced", "saturation"], default="both")
     parser.add_argument("--target", choices=["both", "tablewire", "relay"], default="both")
+    parser.add_argument(
+        "--clients-nice",
+        type=int,
+        default=0,
+        help="crowd run: the client processes' nice value (10: the server and Redis take the"
+        " cores first, as when the stations are other devices; their own reading is late)",
+    )
     parser.add_argument(
         "--no-compression", action="store_true", help="clients do not offer permessage-deflate"
     )

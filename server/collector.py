@@ -56,8 +56,9 @@ class Collector:
     """Runs the young collections and the quiet full ones; ``last_activity`` tells when a
     frame was last delivered or a station last came in (``time.monotonic``)."""
 
-    def __init__(self, last_activity: Callable[[], float]) -> None:
+    def __init__(self, last_activity: Callable[[], float], quiet: float = QUIET) -> None:
         self.last_activity = last_activity
+        self.quiet = quiet
         self.frozen_after_full = 0
 
     def start(self) -> None:
@@ -76,7 +77,7 @@ class Collector:
             gc.collect(0)
             gc.freeze()
             now = time.monotonic()
-            if now - self.last_activity() >= QUIET and now - checked >= QUIET:
+            if now - self.last_activity() >= self.quiet and now - checked >= self.quiet:
                 # Counting the frozen objects walks them all: only when quiet, once a while.
                 checked = now
                 frozen = gc.get_freeze_count()

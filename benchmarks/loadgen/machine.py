@@ -49,6 +49,16 @@ def machine_busy() -> tuple[int, int]:
     return sum(parts) - idle, sum(parts)
 
 
+def cpu_pressure() -> int:
+    """Microseconds in which some runnable task of this machine waited for a core (the
+    kernel's pressure stall information, ``/proc/pressure/cpu``); 0 where it is not kept."""
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return 0
+    return int(some.rsplit("total=", 1)[1])
+
+
 def wait_port(port: int, timeout: float = 30.0) -> None:
     import socket
 
@@ -307,10 +317,11 @@ def start_relay(redis_url: str, workdir: Path) -> tuple[subprocess.Popen[bytes],
 
 
 async def spawn_worker(
-    script: str, spec: dict[str, Any], spec_path: Path
+    script: str, spec: dict[str, Any], spec_path: Path, nice: int = 0
 ) -> asyncio.subprocess.Process:
     """A client process running ``spec``: the benchmark ``script`` with ``--worker``, spoken to
-    by lines on its stdin and stdout."""
+    by lines on its stdin and stdout; ``nice`` lowers its priority (the stations' devices are
+    not the server's machine: niced, the clients take the cores the server leaves)."""
     spec_path.write_text(json.dumps(spec))
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -321,6 +332,7 @@ async def spawn_worker(
         stdout=subprocess.PIPE,
         cwd=ROOT,
         limit=2**26,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
     )
 
 
