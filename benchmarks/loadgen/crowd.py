@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import sys
@@ -184,6 +185,12 @@ async def crowd_worker(spec: dict[str, Any]) -> None:
     tables: list[int] = spec["tables"]
     await asyncio.gather(*(one_display(t, n) for n in range(per_table) for t in tables))
     dealers = await asyncio.gather(*(dealer(t) for t in tables))
+    # The clients are the instruments: a pause of their own collector (a pass over thousands
+    # of client connections takes hundreds of milliseconds) would be timed as the server's
+    # latency. Their objects are frozen and the collector is off until the phase is over.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     print("ready", flush=True)
 
     line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -201,6 +208,7 @@ async def crowd_worker(spec: dict[str, Any]) -> None:
         await asyncio.sleep(0.1)
     if any(d.dead for d in dealers):
         rec.problems["dealer stopped (refusal, mismatch or closed)"] += sum(d.dead for d in dealers)
+    gc.enable()
     Path(spec["out"]).write_text(json.dumps(tally.result()))
     for task in tasks:
         task.cancel()
