@@ -6,7 +6,8 @@ process's main thread; the stations of each scenario connect from another thread
 asyncio loop, so the server's objects are told apart from theirs by type: ``server.*``,
 websockets' server-side protocol and connection, uvloop's transports. Once every handler of a
 scenario has returned, one collection with ``DEBUG_SAVEALL`` keeps what only the collector could
-free; the server's part of it is printed, by type, as one JSON object per scenario.
+free (the server's frozen objects unfrozen first); the server's part of it is printed, by
+type, as one JSON object per scenario.
 
 A station's objects must go by reference counting when it leaves: a room's stations are frozen
 out of the collector (``server.app``), and what is frozen and cyclic would never be freed.
@@ -188,10 +189,14 @@ async def probe(redis_url: str, data_dir: Path) -> dict[str, Any]:
     await stations_from_a_thread(url, setup)
     await handlers_done(baseline)
     for name, scenario in SCENARIOS.items():
+        # The server freezes what survives its young passes (``server.collector``): garbage
+        # that was frozen is found only once unfrozen.
+        gc.unfreeze()
         gc.collect()
-        gc.set_debug(gc.DEBUG_SAVEALL)
         stations = await stations_from_a_thread(url, scenario)
         await handlers_done(baseline)
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
         left = Counter(
             f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage if servers_own(o)
