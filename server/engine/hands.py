@@ -43,8 +43,22 @@ def razz_five(cards: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     """Razz's hand: the lowest five of the cards, aces low, straights and flushes not counted,
     with PokerKit's ace-to-five entry index (the smaller, the lower). Of equally low fives, the
     first in the order of combinations, as PokerKit's own ``min`` over them picks. A showdown
-    reads each hand for the winner, its name and the odd chip (21-B): read once."""
-    products = map(prod, combinations([LOW_PRIMES[c[0]] for c in cards], 5))
+    reads each hand for the winner, its name and the odd chip (21-B): read once.
+
+    Most hands hold five different ranks: their five lowest are the lowest five (no pair beats
+    any pair), and the first combination of them takes each one's first card, so the 21
+    combinations are tried only for a hand with a pair it must play."""
+    primes = [LOW_PRIMES[c[0]] for c in cards]  # the primes go up with the ranks, ace low
+    lowest = sorted(set(primes))[:5]
+    if len(lowest) == 5:
+        wanted = set(lowest)
+        five = []
+        for card, prime in zip(cards, primes, strict=True):
+            if prime in wanted:
+                wanted.remove(prime)
+                five.append(card)
+        return _low_index(prod(lowest)), tuple(five)
+    products = map(prod, combinations(primes, 5))
     indices = list(map(_low_index, products))
     index = min(indices)
     return index, next(islice(combinations(cards, 5), indices.index(index), None))

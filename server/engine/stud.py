@@ -38,6 +38,10 @@ HIGH_KEYS = {r + s: (RANKS.index(r), SUITS.index(s)) for r in RANKS for s in SUI
 LOW_KEYS = {r + s: (LOW_RANKS.index(r), SUITS.index(s)) for r in LOW_RANKS for s in SUITS}
 """Each card's place (:func:`card_key`), ace high and ace low, looked up once: the boards are
 compared on every street."""
+WEIGHTS = {r + s: 5**i for i, r in enumerate(RANKS) for s in SUITS}
+"""Each card's rank as a digit in base 5: summed over a board, they name its ranks in any order
+(no rank shows five times), the key of :func:`_made` without sorting the cards on every
+street."""
 
 
 def is_stud(t: TableState) -> bool:
@@ -63,7 +67,7 @@ def showing(
     order. Razz: the reverse, every pair counting against the hand and lower ranks better
     (A-2 is the best two cards, K-K the worst), aces low.
     """
-    return _made("".join(sorted("".join(up)[::2])), razz)  # the ranks: every other letter
+    return _made(sum(map(WEIGHTS.__getitem__, up)), razz)
 
 
 def top_card(up: tuple[str, ...] | list[str], razz: bool = False) -> tuple[int, int]:
@@ -72,9 +76,10 @@ def top_card(up: tuple[str, ...] | list[str], razz: bool = False) -> tuple[int, 
 
 
 @cache
-def _made(ranks: str, razz: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What the up-cards' ranks (in any order) make: a table of at most 2,379 sets of up to
-    four ranks, each worked out once."""
+def _made(weight: int, razz: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the up-cards' ranks (their :data:`WEIGHTS` summed) make: a table of at most 2,379
+    sets of up to four ranks, each worked out once."""
+    ranks = "".join(r * (weight // 5**i % 5) for i, r in enumerate(RANKS))
     order = LOW_RANKS if razz else RANKS
     counts = Counter(ranks)
     ranked = sorted(counts, key=lambda r: (counts[r], order.index(r)), reverse=True)

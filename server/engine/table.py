@@ -79,7 +79,7 @@ from server.engine.errors import Illegal
 from server.engine.evolve import evolve
 from server.engine.games import STUD
 from server.engine.moves import Emit, Move, PromptAgain, ResumeAfter
-from server.engine.reading import FloorNeeded, Limited, Reading, floor_ruled_raise, read
+from server.engine.reading import FloorNeeded, Reading, floor_ruled_raise, read
 from server.engine.state import Seat, TableState
 from server.engine.unseen import check_unseen
 
@@ -163,10 +163,10 @@ def _act(t: TableState, cmd: Act, emit: Emit) -> Move:
     if cmd.as_played:
         return irregular.as_played(t, s, cmd, emit)
     reading = read(t, s, cmd)
-    if isinstance(reading, FloorNeeded):
-        _floor_call(t, s, reading, reading.rule, emit)
-        return None
-    if isinstance(reading, Limited):
+    if not isinstance(reading, Reading):  # the usual case: one test that hits, not two misses
+        if isinstance(reading, FloorNeeded):
+            _floor_call(t, s, reading, reading.rule, emit)
+            return None
         emit(reading.event(s.number))
         return PromptAgain()
     emit(action_event(t, s, reading, [], []))

@@ -27,6 +27,8 @@ def check_deal(hands: dict[int, list[str]], *more: dict[int, list[str]]) -> None
     """The cards of a new deal, every seat's: none twice (37-E). The table's cards are not
     looked at: the last hand's are back in the deck."""
     cards = [c for given in (hands, *more) for cs in given.values() for c in cs if c != "??"]
+    if len(set(cards)) == len(cards):
+        return  # every deal: none twice, said without counting each card among all the others
     for c in cards:
         if cards.count(c) > 1:
             raise Illegal("37-E", f"{c} is dealt twice: a duplicate card means a fouled deck")
