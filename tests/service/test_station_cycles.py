@@ -44,6 +44,7 @@ def test_stations_that_leave_leave_nothing_for_the_collector(
         "displays": 60,
         "floors": 20,
         "left_catching_up": 40,
+        "played": 11,
         "refused": 20,
     }
     assert {name: found["garbage"] for name, found in report.items()} == {
