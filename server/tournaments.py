@@ -313,8 +313,30 @@ class Tournaments:
         if isinstance(command, Register | Reenter) and known is not None:
             drawn = tournament.drawn_seat(known.state, draw)
             needed = {drawn[0]} if drawn is not None else set()
+        try:
+            return await self._holding(tournament_id, command_id, command, draw, needed)
+        except Busy:
+            known = await self.current(tournament_id)
+            if known is None:
+                raise
+            # Lost to tables it did not hold, eight times running: a step's events may touch
+            # more tables than the command reads (a level the clock ends in the same step sets
+            # every table's blinds). Held all, no command of this instance can move one on.
+            every = set(known.state.in_play())
+            return await self._holding(tournament_id, command_id, command, draw, every)
+
+    async def _holding(
+        self,
+        tournament_id: str,
+        command_id: str,
+        command: TournamentCommand,
+        draw: int,
+        tables: set[str],
+    ) -> Applied | Refused:
+        """Rule on ``command`` holding ``tables`` (in name order, the order a hand end takes
+        them), then the tournament."""
         async with contextlib.AsyncExitStack() as held:
-            for name in sorted(needed):
+            for name in sorted(tables):
                 await held.enter_async_context(self.tables.lock(tournament_id, name))
             async with self._lock(tournament_id):
                 return await self._command_locked(tournament_id, command_id, command, draw)
