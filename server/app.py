@@ -447,7 +447,6 @@ async def _serve(
         # The collector runs often and small; what survives is frozen (server.collector).
         collector.start()
         collecting = loop.create_task(collector.run())
-        metrics.time_collections()
         port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
         settings.port = port
         log.info("serving", extra={"remote": f"ws://{settings.host}:{port}/"})

@@ -62,13 +62,14 @@ class Collector:
         self.frozen_after_full = 0
 
     def start(self) -> None:
-        """Freeze what the start-up made and set the thresholds (the service's own objects
-        live as long as the process)."""
+        """Freeze what the start-up made (the service's own objects live as long as the
+        process), set the thresholds and time every pass from now on."""
         gc.collect()
         gc.freeze()
         self.frozen_after_full = gc.get_freeze_count()
         gc.set_threshold(YOUNG_THRESHOLD, 20, 20)
         metrics.FROZEN_OBJECTS.set(self.frozen_after_full)
+        metrics.time_collections()
 
     async def run(self) -> None:
         checked = time.monotonic()
