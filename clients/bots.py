@@ -43,8 +43,20 @@ import anyio
 import msgspec
 from websockets.exceptions import ConnectionClosed
 
+from clients.deck import STREET_CARDS, Deck
+from clients.next_game import GameInPlay
 from clients.python import Client, CommandRefused
-from protocol.commands import Act, AddPlayer, Command, Deal, Declaration, Ruling, Show, StartHand
+from protocol.commands import (
+    Act,
+    AddPlayer,
+    Command,
+    Deal,
+    Declaration,
+    Draw,
+    Ruling,
+    Show,
+    StartHand,
+)
 from protocol.config import DEFAULT_CHIPS, TableConfig
 from protocol.events import (
     ActionEvent,
@@ -53,11 +65,13 @@ from protocol.events import (
     CardsShown,
     ChipsAdded,
     ColoredUp,
+    DrawPrompt,
     ErrorEvent,
     Event,
     FloorCall,
     HandEnd,
     HandStart,
+    LevelSet,
     Misdealt,
     OutOfTurn,
     OutOfTurnReleased,
@@ -86,9 +100,10 @@ from protocol.views import TableView
 from protocol.wire import Events, ServerMessage, Snapshot, TournamentEvents, TournamentSnapshot
 from server.engine import TableState, apply, evolve, new_table
 from server.engine.buttons import next_positions
+from server.engine.games import STUD_STREETS
 
-DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
+DEALT_STREETS = frozenset({*STREET_CARDS, *STUD_STREETS})
+"""The streets the dealer deals after a betting round: the flop games' and stud's."""
 SEATS = range(1, 10)
 """Where new players sit down: a nine-handed table."""
 NAMES = ("Ana", "Bo", "Chen", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
@@ -145,15 +160,19 @@ class DealerBot:
         self.rng = random.Random(seed)
         self.style = style
         self.denominations = tuple(config.chips)
-        self.hole = 4 if "O" in config.game else 2
+        self.playing = GameInPlay(config.game, [g.game for g in config.rotation])
+        """The table's game, and the next hand's."""
         self.stacks = dict(config.seats)
         self.live: set[int] = set()
         self.bets: dict[int, int] = {}
         self.all_in: set[int] = set()
         self.ahead: set[int] = set()
         """Seats whose action out of turn waits for the action to reach them."""
-        self.deck: list[str] = []
-        self.dealt: dict[int, list[str]] = {}
+        self.cards = Deck(self.rng)
+        self.started: StartHand | None = None
+        """The cards the bot dealt the hand in play."""
+        self.drawing = ""
+        """The draw under way (its street), in a draw game."""
         self.to_show: list[int] = []
         self.blinds: tuple[int, int] | None = None
         """The last hand's button and big blind."""
@@ -171,6 +190,7 @@ class DealerBot:
         self.pending: Command | None = self._next_hand()
         self._handlers: dict[type, Callable[[Any], None]] = {
             Prompt: self._prompt,
+            DrawPrompt: self._draw_prompt,
             ActionEvent: self._action,
             RoundEnd: self._round_end,
             HandStart: self._hand_start,
@@ -183,6 +203,7 @@ class DealerBot:
             PlayerRemoved: self._seat_changed,
             ChipsAdded: self._seat_changed,
             ColoredUp: self._colored_up,
+            LevelSet: self._level,
             OutOfTurn: self._out_of_turn,
             OutOfTurnReleased: self._out_of_turn,
         }
@@ -207,16 +228,23 @@ class DealerBot:
         self.bets = {s.seat: s.bet for s in view.seats}
         self.all_in = {s.seat for s in view.seats if s.all_in}
         self.ahead = {o.seat for o in view.out_of_turn}
-        seen = set(view.board).union(*(s.cards for s in view.seats))
-        self.deck = [card for card in DECK if card not in seen]
-        self.rng.shuffle(self.deck)
+        self.playing = GameInPlay.of(view)
+        hands = {s.seat: [*s.cards, *s.up] for s in view.seats if s.dealt}
+        seen = {*view.board, *view.muck, *(card for hand in hands.values() for card in hand)}
+        self.cards = Deck(self.rng, seen, stub=view.stub)
+        self.cards.muck = [*view.muck, *(c for s in view.seats if s.folded for c in s.cards)]
+        self.cards.hands = {s.seat: hands[s.seat] for s in view.seats if s.in_hand}
+        self.started = None
+        self.drawing = view.draw_prompt.street if view.draw_prompt is not None else ""
         self.between_hands = view.phase == "idle"
         self.to_show = sorted(s.seat for s in view.seats if s.in_hand and not s.shown)
         if self.between_hands:
             self.pending = self._next_hand()
         elif view.prompt is not None:
             self.pending = self._answer(view.prompt)
-        elif view.next_street in STREET_CARDS:
+        elif view.draw_prompt is not None:
+            self.pending = self._draw(view.draw_prompt)
+        elif view.phase == "deal" and view.next_street:
             self.pending = self._deal(view.next_street)
         elif view.phase == "showdown" and self.to_show:
             self.pending = Show(seat=self.to_show[0])
@@ -232,6 +260,7 @@ class DealerBot:
         self.bets[e.seat] = e.total
         if e.action == "fold":
             self.live.discard(e.seat)
+            self.cards.fold(e.seat)
         self.ahead.discard(e.seat)
         if e.all_in:
             self.all_in.add(e.seat)
@@ -242,8 +271,8 @@ class DealerBot:
     def _round_end(self, e: RoundEnd) -> None:
         self.bets = {}
         self.ahead = set()
-        # Else the showdown order, an exposure or the end of the hand follows.
-        self.pending = self._deal(e.next) if e.next in STREET_CARDS else None
+        # Else a draw, the showdown order, an exposure or the end of the hand follows.
+        self.pending = self._deal(e.next) if e.next in DEALT_STREETS else None
 
     def _hand_start(self, e: HandStart) -> None:
         self.between_hands = False
@@ -254,11 +283,18 @@ class DealerBot:
         self.ahead = set()
         self.to_show = []
         self.waiting -= set(e.dealt)
-        if e.cards != self.dealt:  # someone else dealt this hand: deal on from what is left
-            seen = {card for cards in e.cards.values() for card in cards}
-            self.deck = [card for card in DECK if card not in seen]
-            self.rng.shuffle(self.deck)
+        self.playing.hand_start(e)
+        self.drawing = ""
+        started = self.started
+        if started is None or (e.cards, e.up) != (started.cards, started.up):
+            # Someone else dealt this hand: deal on from what is left.
+            seen = [card for cards in (*e.cards.values(), *e.up.values()) for card in cards]
+            self.cards = Deck(self.rng, seen)
+            self.cards.hands = {n: [*e.cards.get(n, []), *e.up.get(n, [])] for n in e.dealt}
         self.pending = None
+
+    def _draw_prompt(self, e: DrawPrompt) -> None:
+        self.pending = self._draw(e)
 
     def _showdown(self, e: ShowdownOrder) -> None:
         self.to_show = list(e.order)
@@ -294,6 +330,9 @@ class DealerBot:
         if self.between_hands:  # who is dealt in changed
             self.pending = self._next_hand()
 
+    def _level(self, e: LevelSet) -> None:
+        self.playing.level(e)
+
     def _colored_up(self, e: ColoredUp) -> None:
         self.stacks = dict(e.stacks)
         self.denominations = tuple(e.chips)
@@ -307,11 +346,9 @@ class DealerBot:
             if empty:
                 seat = self.rng.choice(empty)
                 return AddPlayer(seat=seat, stack=20_000, name=self.rng.choice(NAMES))
-        self.deck = DECK[:]
-        self.rng.shuffle(self.deck)
-        deck = self.deck
-        self.dealt = {n: [deck.pop() for _ in range(self.hole)] for n in self._dealt_seats(seats)}
-        return StartHand(cards=self.dealt)
+        self.cards = Deck(self.rng)
+        self.started = self.cards.start(self.playing.next(), self._dealt_seats(seats))
+        return self.started
 
     def _dealt_seats(self, seats: list[int]) -> list[int]:
         """Of the seats with chips, those the next hand is dealt to: the engine's answer from
@@ -335,12 +372,19 @@ class DealerBot:
         return not (seat > button or seat < big_blind)
 
     def _deal(self, street: str) -> Deal:
-        self.deck.pop()  # the burn
-        cards = [self.deck.pop() for _ in range(STREET_CARDS[street])]
-        return Deal(street=street, cards=cards)  # type: ignore[arg-type]
+        return self.cards.street(self.playing.game, street, self.live)
+
+    def _draw(self, p: DrawPrompt) -> Draw:
+        if p.street != self.drawing:
+            self.drawing = p.street
+            self.cards.new_draw()
+        return self.cards.draw(self.playing.game, p.seat, p.most)
 
     def _answer(self, p: Prompt) -> Act:
         style, seat = self.style, p.seat
+        if "bring_in" in p.options:  # stud's third street (RP-10)
+            complete = "complete" in p.options and self.rng.random() < style.raise_
+            return Act(seat=seat, declare="complete" if complete else "bring_in")
         if self.irregular:
             odd = self._irregular(p)
             if odd is not None:

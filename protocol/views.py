@@ -172,6 +172,11 @@ class _Table(_View, frozen=True, tag_field="view"):
 class TableView(_Table, frozen=True, tag="staff"):
     """The table as dealers and the floor see it: every hole card entered."""
 
+    muck: list[str] = []
+    """The cards entered into the muck this hand: a draw's discards (RP-25), which the staff's
+    ``drawn`` events named; a folded hand's cards stay with its seat. A station picking the
+    table up from this view knows every card in play, as one that followed the events does."""
+
 
 class PublicTableView(_Table, frozen=True, tag="public"):
     """The table as a display sees it: only the hole cards the rules exposed."""

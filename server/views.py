@@ -204,7 +204,9 @@ def _table(kind: type[V], state: TableState, public: bool) -> V:
     in_front = {s.number: s.bet for s in state.seats if s.bet}
     pots = [p.amount for p in layered(state, in_front) if p.amount] if state.phase != "idle" else []
     dealt_next = _dealt_next(state)
+    staff_only: dict[str, Any] = {} if public else {"muck": list(state.muck)}
     return kind(
+        **staff_only,
         game=state.game,
         hand=state.hand,
         phase=state.phase,

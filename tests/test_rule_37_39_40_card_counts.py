@@ -266,3 +266,59 @@ def test_39_dead_button_no_seat_is_the_button() -> None:
     events = run(DEAD_BUTTON, [*SA, short(5, ONE)])
     assert_dead(events, 5, "40")
     prompt_for(events, 1)
+
+
+# --- the deal's entry: whole hands; a wrong count is reported, not entered -------------------
+
+
+def _start_with(config: dict[str, Any], hands: dict[str, list[str]]) -> Event:
+    """A start_hand entering ``hands``: its refusal, and nothing started."""
+    events = play(config, [{"type": "start_hand", "cards": hands}])
+    assert not of_type(events, "hand_start")
+    return last(events, "error")
+
+
+SIX_PLO8 = {**SIX, "game": "PLO8"}
+
+
+def test_the_deal_enters_whole_hands_and_a_wrong_count_is_reported_as_an_irregularity() -> None:
+    """A hand entered at the deal has the game's cards: two in hold'em, four in Omaha (unknown
+    ones as ``??``). One entered short or long is refused, naming the count and the report
+    that rules on it (37-A-5, 39, 40); before this check a PLO8 hand of two cards was dealt,
+    and its showdown could never read it. Both sides of the line: the whole hand is dealt."""
+    for config, hand, want in [
+        (SIX, ONE, 2),
+        (SIX, THREE_CARDS, 2),
+        (SIX_PLO, ["As", "Kd"], 4),
+        (SIX_PLO8, FIVE_CARDS, 4),
+    ]:
+        error = _start_with(config, {"3": hand})
+        assert error["code"] == "hand_size", error
+        assert f"deals {want} cards, not {len(hand)}" in error["message"]
+        assert "irregularity" in error["message"] and "37-A-5" in error["message"]
+    for config, hand in [
+        (SIX, ["As", "Kd"]),
+        (SIX, ["As", "??"]),
+        (SIX_PLO8, ["As", "Kd", "Qh", "Jc"]),
+    ]:
+        events = run(config, [{"type": "start_hand", "cards": {"3": hand}}])
+        assert last(events, "hand_start")["cards"] == {3: hand}
+
+
+def test_a_mixed_table_checks_the_hands_against_the_game_the_hand_deals() -> None:
+    """A rotation going from hold'em to PLO8 (an orbit of one hand each): the PLO8 hand's
+    entry is checked as PLO8 (four cards), not as the hold'em of the hand before."""
+    config = {
+        **SIX,
+        "game": "LHE",
+        "orbit": 1,
+        "rotation": [{"game": "LHE", "blinds": [100, 200]}, {"game": "PLO8", "blinds": [100, 200]}],
+    }
+    folds = [act(n, "fold") for n in (3, 4, 5, 6, 1)]
+    two = {"3": ["As", "Kd"]}
+    events = play(config, [*START, *folds, {"type": "start_hand", "cards": two}])
+    error = last(events, "error")
+    assert error["code"] == "hand_size" and "PLO8 deals 4 cards, not 2" in error["message"]
+    four = {"3": ["As", "Kd", "Qh", "Jc"]}
+    events = run(config, [*START, *folds, {"type": "start_hand", "cards": four}])
+    assert last(events, "hand_start")["game"] == "PLO8"

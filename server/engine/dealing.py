@@ -22,7 +22,7 @@ from server.engine import (
     words,
 )
 from server.engine.errors import Illegal
-from server.engine.games import DRAW, STUD, streets
+from server.engine.games import DRAW, STUD, hole_count, streets
 from server.engine.moves import Emit, Move, ResumeAfter, StreetDealt
 from server.engine.state import TableState
 from server.engine.unseen import check_deal
@@ -83,7 +83,8 @@ def start_hand(
         if seat not in where.dealt:
             raise Illegal("", f"cards given for seat {seat}, which is not dealt in")
     if game in DRAW:
-        draw.check_hands(game, cmd.cards, len(where.dealt))
+        draw.check_hands(game, len(where.dealt))
+    check_hand_sizes(game, cmd.cards)
     check_deal(cmd.cards)
     presence.check_absent(cmd.absent, list(where.dealt))
     stud_exposed.check_first_deal(game, cmd.exposed, list(where.dealt))
@@ -137,6 +138,21 @@ def start_hand(
     presence.kill_absent(t, [] if redeal else cmd.absent, emit)
     # With no blinds the first player left of the button acts first, as on later streets.
     return ResumeAfter(where.button if level.ante_only else where.big_blind)
+
+
+def check_hand_sizes(game: str, cards: dict[int, list[str]]) -> None:
+    """The hands entered at the deal are whole: the game's cards each (unknown ones as
+    ``??``). A seat dealt too few or too many is not entered so: the dealer reports it
+    (``irregularity``), and the rules for it decide (37-A-5, 39, 40)."""
+    want = hole_count(game)
+    for seat, hand in cards.items():
+        if len(hand) != want:
+            raise Illegal(
+                "",
+                f"seat {seat}: {game} deals {want} cards, not {len(hand)}; a seat dealt too "
+                "few or too many is reported as an irregularity (37-A-5, 39, 40)",
+                code="hand_size",
+            )
 
 
 def _start_stud(

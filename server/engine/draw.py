@@ -203,10 +203,10 @@ def _done(t: TableState) -> Dealt:
     )
 
 
-def check_hands(game: str, cards: dict[int, list[str]], dealt: int) -> None:
-    """The hands dealt, when entered, are whole: five cards (badugi four); and the deck serves
-    the first draw of a whole hand, with its burn, from the stub: ten hands of 2-7 would leave
-    two cards, and even the muck of RP-25-C would be empty at the first draw."""
+def check_hands(game: str, dealt: int) -> None:
+    """The deck serves the first draw of a whole hand, with its burn, from the stub: ten hands
+    of 2-7 would leave two cards, and even the muck of RP-25-C would be empty at the first
+    draw."""
     want = games.hole_count(game)
     most = (games.DECK - want - 1) // want
     if dealt > most:
@@ -216,6 +216,3 @@ def check_hands(game: str, cards: dict[int, list[str]], dealt: int) -> None:
             " first draw, with nothing in the muck to shuffle in",
             code="too_many_hands",
         )
-    for seat, hand in cards.items():
-        if len(hand) != want:
-            raise Illegal("", f"seat {seat}: {game} deals {want} cards, not {len(hand)}")

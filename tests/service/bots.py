@@ -333,19 +333,26 @@ def check_log(log: TableLog, sent: list[Sent], table: str) -> dict[str, int]:
 
 
 def public(event: dict[str, Any]) -> dict[str, Any]:
-    """What a display may see of an event (written here, not taken from the server)."""
+    """What a display may see of an event (written here, not taken from the server): no hole
+    or down-card, no seventh-street down-card, no draw's discards or cards dealt."""
     if event["type"] == "hand_start":
         return {**event, "cards": {}}
+    if event["type"] == "dealt" and event.get("down"):
+        return {**event, "down": {}}
+    if event["type"] == "drawn" and (event.get("thrown") or event.get("cards")):
+        return {**event, "thrown": [], "cards": []}
     command = event.get("command") or {}
-    if (
-        event["type"] == "recorded"
-        and command.get("cards")
-        and command["type"] not in ("deal", "show")
-    ):
-        # Only the board and hands shown at the showdown are public.
+    if event["type"] != "recorded":
+        return event
+    if command.get("cards") and command["type"] not in ("deal", "show"):
+        # Only the board (stud: a community card) and hands shown at the showdown are public.
         empty: Any = {} if isinstance(command["cards"], dict) else []
-        return {**event, "command": {**command, "cards": empty}}
-    return event
+        command = {**command, "cards": empty}
+    if command.get("down"):
+        command = {**command, "down": {}}
+    if command.get("thrown"):
+        command = {**command, "thrown": []}
+    return {**event, "command": command}
 
 
 def check_received(
