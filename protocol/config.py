@@ -17,6 +17,12 @@ BADUGI: a button and blinds, no board, each hand drawing in turn, RP-17, RP-25).
 STUD: frozenset[str] = frozenset({"7S", "7S8", "RAZZ"})
 """The stud games: no button or blinds, antes and a bring-in, up-cards (RP-10)."""
 
+MOST_HANDS: dict[str, int] = {"7S": 8, "7S8": 8, "RAZZ": 8, "27TD": 9, "27SD": 9}
+"""The most hands one deck deals in a game, where a ten-handed table is too many. Stud: eight;
+nine would need 57 cards by sixth street, and the short stub's procedures cover seventh street
+only (RP-10-H). 2-7 draw: nine; ten hands of five leave two cards, short of the first draw with
+its burn, with nothing yet in the muck to shuffle in (RP-25)."""
+
 #: Chips of a standard tournament set; a table without a ``chips`` list uses these.
 DEFAULT_CHIPS: tuple[int, ...] = (25, 100, 500, 1000, 5000, 25000, 100000)
 

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.config import DEFAULT_CHIPS, Game, Level, LevelError
+from protocol.config import DEFAULT_CHIPS, MOST_HANDS, Game, Level, LevelError
 from protocol.types import Chips, Quantity, Text
 
 Minutes = Annotated[int, msgspec.Meta(ge=0, le=24 * 60)]
@@ -174,6 +174,7 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
 
     def __post_init__(self) -> None:
         _check_levels(self)
+        _check_table_size(self)
         _check_periods(self)
         _check_payouts(self.payouts)
 
@@ -182,11 +183,24 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
         return sum(1 for step in self.levels if not step.is_break)
 
     @property
+    def games(self) -> set[str]:
+        """Every game the structure deals (the tables' names: ``STUD`` is ``7S``)."""
+        return {self.game, *(table_game(step.game) for step in self.levels if step.game)}
+
+    @property
+    def most_hands(self) -> int:
+        """The most hands one deck deals in every game of the structure (stud eight, 2-7
+        nine), or 10, the most seats of a table."""
+        return min((MOST_HANDS.get(game, 10) for game in self.games), default=10)
+
+    @property
     def final_size(self) -> int:
-        """Seats at the final table (RP-9)."""
+        """Seats at the final table: RP-9's nine from 8- and 9-handed tables, seven from 6- and
+        7-handed ones, no more than one deck deals in the structure's games (eight in stud)."""
         if self.final_table:
             return self.final_table
-        return {8: 9, 9: 9, 6: 7, 7: 7}.get(self.table_size, self.table_size)
+        size = {8: 9, 9: 9, 6: 7, 7: 7}.get(self.table_size, self.table_size)
+        return min(size, self.most_hands)
 
     @property
     def stop_short(self) -> int:
@@ -237,6 +251,22 @@ def _check_levels(structure: Structure) -> None:
         ):
             raise LevelError(f"{where}.blinds", "the blinds must not go down from level to level")
         previous = level
+
+
+def _check_table_size(structure: Structure) -> None:
+    """A table, the final one too, seats no more hands than the deck deals in each game of the
+    structure: a mixed event with stud is eight-handed (RP-10-H), one with 2-7 at most nine
+    (RP-25); else its tables would stop dealing when the game comes round."""
+    most = structure.most_hands
+    game = min(structure.games, key=lambda g: MOST_HANDS.get(g, 10))
+    sizes = {"table_size": structure.table_size, "final_table": structure.final_size}
+    for field, size in sizes.items():
+        if size > most:
+            raise LevelError(
+                f"$.{field}",
+                f"{game} deals at most {most} hands from one deck: tables of {size} could not"
+                " deal it (stud RP-10-H, 2-7 draw RP-25)",
+            )
 
 
 def _check_periods(structure: Structure) -> None:

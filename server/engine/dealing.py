@@ -8,7 +8,7 @@ re-deals a misdealt hand exactly as it was.
 from __future__ import annotations
 
 from protocol.commands import Deal, StartHand
-from protocol.config import Level
+from protocol.config import MOST_HANDS, Level
 from protocol.events import Dealt, HandStart, Irregular, Post
 from server.engine import (
     buttons,
@@ -169,10 +169,10 @@ def _start_stud(
     dealt = [s.number for s in t.seats if s.stack > 0]
     if len(dealt) < 2:
         raise Illegal("", "fewer than two players can be dealt in", code="short_table")
-    if len(dealt) > stub.MOST_HANDS:
+    if len(dealt) > MOST_HANDS[game]:
         raise Illegal(
             "",
-            f"stud deals at most {stub.MOST_HANDS} hands: {len(dealt)} would run the deck out"
+            f"stud deals at most {MOST_HANDS[game]} hands: {len(dealt)} would run the deck out"
             " before seventh street, where the short stub's procedures start (RP-10-H)",
             code="too_many_hands",
         )

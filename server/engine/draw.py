@@ -31,6 +31,7 @@ discard entered, until C shuffles the muck back into the stub.
 from __future__ import annotations
 
 from protocol.commands import Draw
+from protocol.config import MOST_HANDS
 from protocol.events import Dealt, Drawn, DrawPrompt
 from server.engine import games
 from server.engine.actions import live_seat
@@ -207,8 +208,7 @@ def check_hands(game: str, dealt: int) -> None:
     """The deck serves the first draw of a whole hand, with its burn, from the stub: ten hands
     of 2-7 would leave two cards, and even the muck of RP-25-C would be empty at the first
     draw."""
-    want = games.hole_count(game)
-    most = (games.DECK - want - 1) // want
+    most = MOST_HANDS.get(game, games.DECK)
     if dealt > most:
         raise Illegal(
             "RP-25",

@@ -28,8 +28,6 @@ from server.engine.state import TableState
 
 BURNS = 3
 """The burns before fourth, fifth and sixth street."""
-MOST_HANDS = 8
-"""Nine hands would need 57 cards by sixth street: stud deals at most eight."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,52 @@ def test_a_level_without_a_length_is_refused() -> None:
     assert _decode_error(bad).endswith("at `$.structure.levels[0].minutes`")
 
 
+STUD_LEVEL = {"blinds": [0, 0], "ante": 25, "bring_in": 25, "min_bet": 100, "minutes": 10}
+HOLDEM_LEVEL = {"blinds": [50, 100], "minutes": 10}
+DRAW_LEVEL = {"blinds": [50, 100], "minutes": 10, "game": "27TD"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "game", "most"),
+    [
+        ({"game": "7S", "levels": [STUD_LEVEL]}, "table_size", "7S", 8),
+        ({"levels": [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "STUD"}]}, "table_size", "7S", 8),
+        ({"levels": [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "RAZZ"}]}, "table_size", "RAZZ", 8),
+        ({"levels": [HOLDEM_LEVEL, DRAW_LEVEL], "table_size": 10}, "table_size", "27TD", 9),
+        (
+            {"levels": [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "7S8"}], "table_size": 8,
+             "final_table": 9},
+            "final_table",
+            "7S8",
+            8,
+        ),
+    ],
+)  # fmt: skip
+def test_a_table_seats_no_more_hands_than_a_deck_deals_in_the_structures_games(
+    changes: dict[str, Any], field: str, game: str, most: int
+) -> None:
+    """Stud deals at most eight hands (RP-10-H), 2-7 draw nine (RP-25): a structure whose
+    tables or final table seat more would stop dealing when that game comes round."""
+    message = _decode_error(structure(**changes))
+    assert f"{game} deals at most {most} hands" in message
+    assert message.endswith(f"at `$.structure.{field}`")
+
+
+def test_a_stud_structure_has_eight_handed_tables_and_final_table() -> None:
+    """Both sides of the line: eight-handed stud is dealt, its final table eight by default
+    (RP-9's nine from 8-handed tables is more than a deck deals in stud); 2-7 at nine; hold'em
+    and badugi at ten."""
+    stud = decode_structure(
+        json.dumps(structure(levels=[HOLDEM_LEVEL, {**STUD_LEVEL, "game": "7S"}], table_size=8))
+    )
+    assert (stud.table_size, stud.final_size) == (8, 8)
+    draw = decode_structure(json.dumps(structure(levels=[HOLDEM_LEVEL, DRAW_LEVEL])))
+    assert (draw.table_size, draw.final_size) == (9, 9)
+    badugi = {**DRAW_LEVEL, "game": "BADUGI", "min_bet": 100}
+    ten = decode_structure(json.dumps(structure(levels=[HOLDEM_LEVEL, badugi], table_size=10)))
+    assert (ten.table_size, ten.final_size) == (10, 10)
+
+
 def test_payouts_that_do_not_add_up_to_100_percent_are_refused() -> None:
     bad = structure(payouts={"places": [{"place": 1, "percent": 60}, {"place": 2, "percent": 30}]})
     message = _decode_error(bad)

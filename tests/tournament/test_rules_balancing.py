@@ -20,9 +20,11 @@ from tests.tournament.support import (
 
 
 def _two_tables(long: list[int], short: list[int], **changes: Any) -> Session:
-    """Nine-seat tables 1 and 2 (buttons on seat 1), players ``aN`` at table 1 seats ``long``
-    and ``bN`` at table 2 seats ``short``; the clock started."""
-    s = Session(structure(**changes), [{"id": "1", "seats": 9}, {"id": "2", "seats": 9}])
+    """Tables 1 and 2 of the structure's size (nine seats unless ``table_size`` says; buttons
+    on seat 1), players ``aN`` at table 1 seats ``long`` and ``bN`` at table 2 seats ``short``;
+    the clock started."""
+    seats = changes.get("table_size", 9)
+    s = Session(structure(**changes), [{"id": "1", "seats": seats}, {"id": "2", "seats": seats}])
     for n in long:
         place(s, f"a{n}", "1", n)
     for n in short:
@@ -372,7 +374,9 @@ def test_rule_12_b_the_button_freezes_for_stud_and_hold_em_starts_from_it() -> N
     from protocol.tournament import HandEnded
     from server import tournament
 
-    s = _two_tables([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=_mixed()["levels"])
+    s = _two_tables(
+        [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=_mixed()["levels"], table_size=8
+    )
     s.hand("1", {}, [1])
     s.hand("2", {}, [1])
     frozen = s.do(t({"type": "next_level"}, at=2000))
@@ -416,7 +420,7 @@ def test_rule_12_b_the_tables_deal_stud_from_the_frozen_button_and_hold_em_again
     button; hold'em again deals from the frozen button."""
     mixed = _mixed()["levels"]
     mixed[1] = {**mixed[1], "game": "7S", "ante": 25, "bring_in": 50}
-    s = _two_tables([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=mixed)
+    s = _two_tables([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 7, 8], levels=mixed, table_size=8)
     s.hand("1", {}, [1])
     frozen = s.do(t({"type": "next_level"}, at=2000))
     assert events(frozen, "button_frozen")[0]["buttons"]["1"] == 2
