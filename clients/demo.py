@@ -2,7 +2,9 @@
 
 Starts the service with its embedded Redis and runs a tournament in it as a card room would,
 sped up: a structure of 2-minute levels (a 1-minute break after level 3 colors up the 25s,
-late registration and re-entry through level 3, nine places paid); its tables opened with the
+late registration and re-entry through level 3, nine places paid) in the game ``--game``
+names — no-limit hold'em by default, any game a table deals, or H.O.R.S.E. and the 8-game mix
+a level each (:mod:`clients.demo_structures`); its tables opened with the
 tournament's ``open_table``; players registering — a few at once, the rest as late
 registrations while the first hands are played, and a re-entry or two for players busted
 early —; the clock started; a bot dealer at every table (:func:`clients.bots.deal_tables`) and
@@ -41,11 +43,11 @@ from typing import Any
 
 import anyio
 import click
-import msgspec
 from anyio.abc import TaskGroup
 from websockets.exceptions import ConnectionClosed
 
 from clients.bots import NAMES, FloorBot, Style, deal_tables, event_of
+from clients.demo_structures import GAMES, structure
 from clients.python import Client, CommandRefused
 from protocol.config import TableConfig
 from protocol.events import HandStart
@@ -57,7 +59,6 @@ from server.tokens import Claims, Role, issue
 
 LOADED = time.monotonic()
 TOURNAMENT = "demo"
-NAME = "Tablewire demo"
 DAY = 24 * 3600
 LIVELY = Style(
     bet=0.12,
@@ -78,43 +79,6 @@ DEALING = dataclasses.replace(LIVELY, players=0, all_in=0.005)
 the players."""
 
 
-def _level(small: int, big: int, ante: int = 0) -> dict[str, Any]:
-    return {"blinds": [small, big], "ante": ante, "bba": ante > 0, "minutes": 2}
-
-
-STRUCTURE = msgspec.convert(
-    {
-        "name": NAME,
-        "starting_stack": 5_000,
-        "buy_in": 100,
-        "fee": 10,
-        "table_size": 9,
-        "late_registration_until": 3,
-        "reentry_until": 3,
-        "chips": [25, 100, 500, 1_000, 5_000, 25_000, 100_000],
-        "levels": [
-            _level(25, 50),
-            _level(50, 100),
-            _level(75, 150, 150),
-            {"break": 1, "color_up": [25]},
-            *(
-                _level(b // 2, b, b)
-                for b in (200, 400, 600, 1_000, 2_000, 3_000, 4_000, 6_000, 10_000, 16_000)
-            ),
-            *(_level(b // 2, b, b) for b in (20_000, 30_000, 50_000, 100_000, 200_000)),
-        ],
-        "payouts": {
-            "places": [
-                {"place": place, "percent": percent}
-                for place, percent in enumerate((30, 20, 14, 10, 8, 6.5, 4.5, 4, 3), start=1)
-            ]
-        },
-    },
-    Structure,
-)
-"""Short levels so a whole tournament plays in well under an hour at the demo's pace: blinds in
-25s until the break colors them up, a big-blind ante from level 3 (RP-11), late registration
-and re-entry until level 4 starts, a payout table fixed when registration closes."""
 AT_ONCE = 18
 """Players registered before the clock starts; the others register late."""
 LATE_EVERY = 0.25
@@ -347,7 +311,7 @@ class Desk:
 # --- the demo -------------------------------------------------------------------------------
 
 
-async def _choose(url: str, secret: bytes) -> str:
+async def _choose(url: str, secret: bytes, sheet: Structure) -> str:
     """The demo's tournament: a new one, or the one an earlier demo on this data dir left
     unfinished. A finished one — or one without a structure, of an older demo — is left as it
     is and the next id tried: ``demo-2``, ``demo-3`` ..."""
@@ -358,7 +322,7 @@ async def _choose(url: str, secret: bytes) -> str:
             await admin.connect()
             group.start_soon(admin.run)
             try:
-                if await _created_or_in_play(admin, tournament):
+                if await _created_or_in_play(admin, tournament, sheet):
                     return tournament
             finally:
                 await admin.close()
@@ -366,9 +330,9 @@ async def _choose(url: str, secret: bytes) -> str:
     raise AssertionError("unreachable")
 
 
-async def _created_or_in_play(admin: Client, tournament: str) -> bool:
+async def _created_or_in_play(admin: Client, tournament: str, sheet: Structure) -> bool:
     try:
-        await admin.create_tournament(tournament, NAME, STRUCTURE)
+        await admin.create_tournament(tournament, sheet.name, sheet)
         return True
     except CommandRefused as refused:
         if refused.error.code != "exists":
@@ -383,7 +347,9 @@ async def _created_or_in_play(admin: Client, tournament: str) -> bool:
     return False
 
 
-async def demo(settings: Settings, tables: int, players: int, pace: float, seed: int) -> None:
+async def demo(
+    settings: Settings, sheet: Structure, tables: int, players: int, pace: float, seed: int
+) -> None:
     """Serve, and run the tournament until the server stops (SIGINT, SIGTERM)."""
     started = time.monotonic() - process_age()
     up = asyncio.Event()
@@ -395,7 +361,7 @@ async def demo(settings: Settings, tables: int, players: int, pace: float, seed:
         server.result()  # it could not start: StartupError
     secret = load_secret(settings)
     url = f"ws://{settings.host}:{settings.port}/"
-    tournament = await _choose(url, secret)
+    tournament = await _choose(url, secret, sheet)
     async with anyio.create_task_group() as group:
         watch = Watch(started)
         display = await _client(group, url, _token(secret, "display", tournament))
@@ -406,17 +372,21 @@ async def demo(settings: Settings, tables: int, players: int, pace: float, seed:
         for table in map(str, range(1, tables + 1)):
             if table not in opened:
                 await admin.tournament_command(
-                    tournament, OpenTable(table=table, seats=STRUCTURE.table_size)
+                    tournament, OpenTable(table=table, seats=sheet.table_size)
                 )
                 opened.add(table)
         names = sorted(opened, key=lambda t: (len(t), t))
         # The tables as they open (the level in force, no one seated), dealt four to a client.
+        first_level = sheet.levels[0].level
         config = TableConfig(
-            game=STRUCTURE.game,
-            blinds=STRUCTURE.levels[0].blinds,
+            game=sheet.game,
+            blinds=first_level.blinds,
+            ante=first_level.ante,
+            min_bet=first_level.min_bet,
+            bring_in=first_level.bring_in,
             seats={},
             button=1,
-            chips=STRUCTURE.chips,
+            chips=sheet.chips,
         )
         for first in range(0, len(names), 4):
             dealer = await _client(group, url, _token(secret, "floor", tournament))
@@ -424,7 +394,7 @@ async def demo(settings: Settings, tables: int, players: int, pace: float, seed:
             deal = partial(deal_tables, seed=seed + first, pace=pace, style=DEALING)
             group.start_soon(deal, dealer, tournament, chunk)
         floor = await _client(group, url, _token(secret, "floor", tournament))
-        group.start_soon(FloorBot(floor, tournament, moves=True, chips=STRUCTURE.chips).run)
+        group.start_soon(FloorBot(floor, tournament, moves=True, chips=sheet.chips).run)
         desk = Desk(admin, tournament, roster(players, seed), watch)
         await desk.at_once()
         if watch.clock == "not_started":
@@ -495,12 +465,27 @@ def _print_urls(settings: Settings, secret: bytes, tournament: str) -> None:
     "--pace", type=float, default=0.6, show_default=True, help="Seconds between a bot's actions."
 )
 @click.option("--seed", type=int, default=2026, show_default=True)
+@click.option(
+    "--game",
+    type=click.Choice(GAMES),
+    default="NLHE",
+    show_default=True,
+    help="The game dealt, or a mix of them a level each (HORSE, 8GAME).",
+)
 def command(
-    host: str, port: int, data_dir: Path, players: int, tables: int | None, pace: float, seed: int
+    host: str,
+    port: int,
+    data_dir: Path,
+    players: int,
+    tables: int | None,
+    pace: float,
+    seed: int,
+    game: str,
 ) -> None:
     """Start the service, run a whole tournament in it with bot dealers and print the stations'
     URLs."""
-    size = STRUCTURE.table_size
+    sheet = structure(game)
+    size = sheet.table_size
     tables = tables or math.ceil((players + REENTRIES) / size)
     if tables * size < players + REENTRIES:
         raise click.BadParameter(
@@ -515,7 +500,7 @@ def command(
     )
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            loop.run(demo(settings, tables, players, pace, seed))
+            loop.run(demo(settings, sheet, tables, players, pace, seed))
     except StartupError as exc:
         click.echo(f"tablewire demo: {exc}", err=True)
         sys.exit(1)

@@ -13,7 +13,7 @@ import pytest
 from clients.bots import DealerBot, Style
 from clients.demo import LIVELY
 from protocol import ErrorEvent, FloorCall, Ruling, TableConfig
-from protocol.commands import Command, Deal, Draw, StartHand
+from protocol.commands import Command, Deal, Draw, SetLevel, StartHand
 from protocol.config import GameLevel
 from protocol.events import Dealt, Drawn, Event, HandEnd, HandStart, RoundEnd
 from server.engine import TableState, apply, new_table
@@ -232,3 +232,26 @@ def test_hand_end_follows_every_hand_the_bot_starts() -> None:
     starts = sum(1 for e in events_of(played) if isinstance(e, HandStart))
     ends = sum(1 for e in events_of(played) if isinstance(e, HandEnd))
     assert starts - ends in (0, 1)
+
+
+def test_a_level_naming_the_next_game_is_dealt_from_the_next_hand() -> None:
+    """A mixed event by level (the tournament's ``level`` command names the game, 25): announced
+    during a hand, the bot deals the hand in play on as it is and the next one in the new game
+    — hold'em, then stud, then triple draw, then hold'em again."""
+    config = TABLES["mixed"]
+    config = TableConfig(game="LHE", blinds=(50, 100), seats=config.seats, button=1, chips=CHIPS)
+    state, bot = new_table(config), DealerBot(config, 8, CALLING)
+    levels = [
+        SetLevel(blinds=(0, 0), ante=25, bring_in=25, min_bet=100, game="7S"),
+        SetLevel(blinds=(50, 100), game="27TD"),
+        SetLevel(blinds=(50, 100), game="LHE"),
+    ]
+    dealt = []
+    for level in levels:
+        state, _ = play(state, bot, 5)  # into a hand
+        state, events = apply(state, level)
+        for event in events:
+            bot.see(event)
+        state, played = play(state, bot, 150)
+        dealt += [e.game for e in events_of(played) if isinstance(e, HandStart) and e.game]
+    assert dealt == ["7S", "27TD", "LHE"]

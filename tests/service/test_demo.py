@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from protocol.tournament.views import TournamentView
 from protocol.wire import Clock, TournamentEvents, TournamentSnapshot
 from server.embedded_redis import free_port
@@ -56,15 +58,16 @@ class Demo:
 
 
 @contextlib.asynccontextmanager
-async def running_demo(port: int, data_dir: Path) -> AsyncIterator[Demo]:
-    """``tablewire demo`` until the block ends (then Ctrl-C, which must exit 0)."""
+async def running_demo(port: int, data_dir: Path, *options: str) -> AsyncIterator[Demo]:
+    """``tablewire demo`` with ``options`` until the block ends (then Ctrl-C, which must exit
+    0)."""
     spawned = time.monotonic()
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "server.cli",
         "demo",
-        *("--port", str(port), "--data-dir", str(data_dir), "--pace", "0.05"),
+        *("--port", str(port), "--data-dir", str(data_dir), "--pace", "0.05", *options),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -208,3 +211,42 @@ async def test_the_demo_runs_a_tournament_its_urls_open_the_stations_and_a_secon
         view = shown(floor).view
         assert view is not None and view.entries >= entries
         assert players <= {p.player for p in view.players}
+
+
+@pytest.mark.parametrize(
+    ("game", "tables", "dealt"),
+    [("7S", 3, "a stud hand: up-cards and a bring-in"), ("27TD", 4, "draws")],
+)
+async def test_the_demo_deals_stud_and_draw_games_at_every_table(
+    tmp_path: Path, stations: Stations, game: str, tables: int, dealt: str
+) -> None:
+    """``--game 7S``: eight-handed tables (22 players and 2 re-entries: three tables), each
+    dealing stud with up-cards and the bring-in (RP-10); ``--game 27TD``: six-handed tables
+    (four), each drawing (RP-25). Every table ends hands, none waits on its dealer for long:
+    the bots deal the game through to the end of its hands."""
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    async with running_demo(
+        port, tmp_path / "demo-data", "--game", game, "--players", "22"
+    ) as demo:
+        floor = await stations.open(url, demo.tokens["floor"], [(demo.tournament, None)])
+
+        def ended(table: str) -> int:
+            rows = floor.received.events.get(table, [])
+            return sum(e["type"] == "hand_end" and not e.get("void") for _, e in rows)
+
+        def every_table_played() -> bool:
+            return len(floor.received.events) == tables and all(
+                ended(t) >= 3 for t in floor.received.events
+            )
+
+        await floor.received.wait_for(every_table_played, 120, f"3 hands at {tables} tables")
+        for table, rows in floor.received.events.items():
+            events = [e for _, e in rows]
+            starts = [e for e in events if e["type"] == "hand_start"]
+            if game == "7S":
+                assert all(e["up"] and e["bring_in"] for e in starts), (table, dealt)
+                assert any(e["type"] == "prompt" and e["bring_in"] for e in events), dealt
+            else:
+                assert all(len(cards) == 5 for e in starts for cards in e["cards"].values())
+                assert any(e["type"] == "drawn" and e["count"] for e in events), dealt
