@@ -7,7 +7,8 @@ down-cards, seventh street's down-card, a draw's discards and the cards it dealt
 such card ever appears in anything it gets (a field, a text) except where a rule turned it
 up (a hand shown, all hands turned up, 17). The floor is handed every card. A display
 subscribing with a snapshot mid-hand gets the public view: up-cards and draw counts, no
-hidden card, no muck.
+hidden card, no muck. Every hand is archived: the floor fetches it, it replays to its
+``hand_end``, and its PHH loads in PokerKit with the same final stacks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from protocol import TableConfig
 from protocol.config import GameLevel
+from server.phh import parse_phh
 from tests.service.bots import (
     check_received,
     dealer_bot,
@@ -29,6 +31,7 @@ from tests.service.bots import (
     setup_tables,
 )
 from tests.service.conftest import token
+from tests.service.test_hand_archive import hand_end_of, pokerkit_stacks, replayed_hand_end
 
 T = "main"
 CHIPS = (25, 100, 500, 1_000, 5_000, 25_000)
@@ -61,6 +64,7 @@ TABLES = {
     ),
 }
 HANDS = 10
+ARCHIVED = 25
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 EXPOSING = ("shown", "expose_all")
 """The events that turn hidden cards up by rule: a hand shown (14-A), all hands up (17)."""
@@ -137,3 +141,32 @@ async def test_a_display_never_sees_a_hidden_card_of_stud_or_draw_but_the_floor_
     assert view["phase"] != "idle"
     leaked = hidden_now & set(CARD.findall(json.dumps(view)))
     assert not leaked, f"the public snapshot holds {leaked}"
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+async def test_every_stud_and_draw_hand_is_archived_replays_and_its_phh_loads_in_pokerkit(
+    start_server, stations, connect, game: str
+) -> None:  # type: ignore[no-untyped-def]
+    """The floor fetches every hand the bot played: complete, its commands replayed from the
+    table before it end in the archived ``hand_end``, and its PHH (the variant's: ``F7S``,
+    ``FR``, ``F2L3D``, ``FB`` ...) loads in PokerKit with the same final stacks."""
+    config = TABLES[game]
+    server = start_server()
+    await setup_tables(server.url, token("admin"), T, ["1"], config)
+    bot = await dealer_bot(stations, server.url, token("dealer", table="1"), T, "1", config, 5)
+    while bot.policy.hands < ARCHIVED:
+        await play(bot, 1)
+    floor = await connect(server, "floor")
+    variants = set()
+    for number in range(1, ARCHIVED + 1):
+        record = await floor.hand(T, "1", number)
+        assert record["hand"] == number and record["complete"]
+        end = hand_end_of(record)
+        assert replayed_hand_end(record) == end
+        assert record["phh"], f"hand {number} of {game} has no PHH"
+        seats = parse_phh(record["phh"])["seats"]
+        assert pokerkit_stacks(record["phh"]) == [end["stacks"][str(s)] for s in seats], record[
+            "phh"
+        ]
+        variants.add(record["phh"].split("\n", 1)[0])
+    print(f"\n{game}: {ARCHIVED} hands archived, PHH {sorted(variants)}")
