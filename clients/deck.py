@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterable
 
 from protocol.commands import Deal, Draw, StartHand, Street
-from server.engine.games import DRAW, STUD, hole_count, ranking
+from server.engine.games import STUD, hole_count, ranking
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 STREET_CARDS = {"flop": 3, "turn": 1, "river": 1}
@@ -135,7 +135,7 @@ class Deck:
         rng = self.rng
         if rng.random() < HEAVY:
             return rng.sample(hand, rng.randint(max(0, len(hand) - 2), len(hand)))
-        badugi = game in DRAW and ranking(game) == "badugi"
+        badugi = ranking(game) == "badugi"
         order = LOW_ORDER if badugi else HIGH_ORDER
         limit = order.index(rng.choice("6789TJ"))
         kept: list[str] = []
