@@ -29,7 +29,8 @@ What runs, all on 127.0.0.1:
   the same cores. For each of ``--tables`` tables there is one bot dealer (its own websocket,
   dealer token for its table) and one display subscribed to the table; besides, 10 floor
   monitors subscribe to the whole tournament. The tables (9 seats, NLHE 50/100, deep stacks so
-  nobody busts) are created by an admin before the clock starts.
+  nobody busts; ``--game`` and ``--seats`` for another game: stud at an ante and bring-in of 25
+  and a small bet of 100, at most 8 seats) are created by an admin before the clock starts.
 - afterwards the bare relay (``benchmarks/relay.py``: PUBLISH the dealer's frame, a pattern
   subscriber forwards it; no engine, no persistence) on the same Redis, driven by the same
   workers, bots and subscribers.
@@ -120,16 +121,22 @@ from loadgen.report import PhaseCpu, TargetRun, analyse, report
 from loadgen.stations import Records, decode_reply, encode, spec_phases, worker
 from websockets.asyncio.client import connect
 
+from protocol.config import Game
 from protocol.wire import CreateTable, CreateTournament, Hello
 from server import loop
 from server.tokens import Claims, issue
 
 
 async def create_tables(
-    url: str, secret: bytes, count: int, seats: int, tournament: str = TOURNAMENT
+    url: str,
+    secret: bytes,
+    count: int,
+    seats: int,
+    tournament: str = TOURNAMENT,
+    game: str = "NLHE",
 ) -> None:
     """The admin creates the tournament and the tables (several connections: 200 frames/s each)."""
-    config = table_config(seats)
+    config = table_config(seats, game)
     per = 300
     claims = Claims("admin", tournament, int(time.time()) + 3600)
 
@@ -187,6 +194,7 @@ async def run_target(
             "tables_total": args.tables,
             "floors": list(range(FLOORS))[w :: args.workers],
             "seats": args.seats,
+            "game": args.game,
             "rate": args.rate,
             "seconds": args.seconds,
             "drain": args.drain,
@@ -393,7 +401,7 @@ async def run_on(
         try:
             url = f"ws://127.0.0.1:{port}/"
             t = time.monotonic()
-            await create_tables(url, secret.encode(), args.tables, args.seats)
+            await create_tables(url, secret.encode(), args.tables, args.seats, game=args.game)
             print(
                 f"{name}: {args.tables} tables created in {time.monotonic() - t:.1f} s",
                 flush=True,
@@ -451,6 +459,12 @@ def main() -> None:
         "--depth", type=int, default=3, help="commands in flight per dealer (saturation)"
     )
     parser.add_argument("--seats", type=int, default=9)
+    parser.add_argument(
+        "--game",
+        choices=sorted(Game.__args__),  # type: ignore[attr-defined]
+        default="NLHE",
+        help="the tables' game (stud at most 8 seats, 2-7 draw 9)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--phases", choices=["both", "paced", "saturation"], default="both")
     parser.add_argument("--target", choices=["both", "tablewire", "relay"], default="both")

@@ -160,7 +160,7 @@ async def crowd_worker(spec: dict[str, Any]) -> None:
     tally = Tally(rec, per_table)
     gate = asyncio.Semaphore(spec["gate"])
     loop = asyncio.get_running_loop()
-    config = table_config(spec["seats"])
+    config = table_config(spec["seats"], spec.get("game", "NLHE"))
     sockets: list[ClientConnection] = []
     tasks: list[asyncio.Task[None]] = []
 

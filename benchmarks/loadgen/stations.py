@@ -252,7 +252,7 @@ async def worker(spec: dict[str, Any]) -> None:
     secret = spec["secret"].encode()
     url = spec["url"]
     deflate = spec["deflate"]
-    config = table_config(spec["seats"])
+    config = table_config(spec["seats"], spec.get("game", "NLHE"))
     rec = Records()
     gate = asyncio.Semaphore(64)
     tasks: list[asyncio.Task[None]] = []
