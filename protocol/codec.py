@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -20,6 +21,23 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class ProtocolError(ValueError):
     """Input that does not decode; the message names the field path."""
+
+
+_NESTED = re.compile(r"^`(\$[^`]*)`: (.*) - at `(\$[^`]*)`$", re.S)
+_TOP = re.compile(r"^`(\$[^`]*)`: (.*)$", re.S)
+
+
+def one_path(message: str) -> str:
+    """A decoding error with one path: ``"`$.levels[2].blinds`: why - at `$.structure`"``
+    reads ``why - at `$.structure.levels[2].blinds```, the field a check inside a struct
+    (:class:`~protocol.config.LevelError`) names joined to where decoding found the struct."""
+    if nested := _NESTED.match(message):
+        inner, why, outer = nested.groups()
+        return f"{why} - at `{outer}{inner[1:]}`"
+    if top := _TOP.match(message):
+        path, why = top.groups()
+        return f"{why} - at `{path}`"
+    return message
 
 
 _command_decoder = msgspec.json.Decoder(Command)

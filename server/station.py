@@ -22,6 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.exceptions import ConnectionClosed
 
+from protocol.codec import one_path
 from protocol.commands import (
     AddChips,
     AddPlayer,
@@ -134,7 +135,8 @@ Key = tuple[str, str]
 
 
 class _Id(msgspec.Struct):
-    """Just the command id of a frame, to name the command a flood answer dropped."""
+    """Just the request id of a frame: the command a flood answer dropped, or a frame refused
+    as not a message of the protocol (``bad_message``), is named by it."""
 
     id: str | None = None
 
@@ -397,8 +399,12 @@ class Station:
             try:
                 message = client_decoder.decode(raw)
             except msgspec.ValidationError as exc:
-                found = _path.search(str(exc))
-                self.send(refusal("bad_message", str(exc), field=found.group(1) if found else "$"))
+                # The request's id when the frame has a readable one, so the station can tell
+                # which of its requests was refused.
+                why = one_path(str(exc))
+                found = _path.search(why)
+                field = found.group(1) if found else "$"
+                self.send(refusal("bad_message", why, field=field, id=_frame_id(raw)))
                 continue
             except (msgspec.DecodeError, RecursionError) as exc:
                 self.send(refusal("bad_json", f"not JSON: {exc}"))

@@ -7,12 +7,11 @@ error names the whole field path (``$.structure.levels[2].blinds``).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgspec
 
-from protocol.codec import ProtocolError
+from protocol.codec import ProtocolError, one_path
 from protocol.commands import Command
 from protocol.tournament.commands import TableId, TournamentCommand
 from protocol.tournament.events import TournamentEvent
@@ -64,27 +63,11 @@ _command_decoder = msgspec.json.Decoder(TournamentCommand)
 _event_decoder = msgspec.json.Decoder(TournamentEvent)
 _structure_decoder = msgspec.json.Decoder(Structure)
 
-_NESTED = re.compile(r"^`(\$[^`]*)`: (.*) - at `(\$[^`]*)`$", re.S)
-_TOP = re.compile(r"^`(\$[^`]*)`: (.*)$", re.S)
-
-
-def _one_path(message: str) -> str:
-    """``"`$.levels[2].blinds`: why - at `$.structure`"`` reads ``why - at `$.structure.levels[2]
-    .blinds```: the field a structure check names joined to where decoding found it."""
-    if nested := _NESTED.match(message):
-        inner, why, outer = nested.groups()
-        return f"{why} - at `{outer}{inner[1:]}`"
-    if top := _TOP.match(message):
-        path, why = top.groups()
-        return f"{why} - at `{path}`"
-    return message
-
-
 def _decode(decoder: msgspec.json.Decoder[Any], data: bytes | str) -> Any:
     try:
         return decoder.decode(data)
     except msgspec.DecodeError as exc:
-        raise ProtocolError(_one_path(str(exc))) from None
+        raise ProtocolError(one_path(str(exc))) from None
 
 
 def decode_tournament_scenario(data: bytes | str) -> TournamentScenario:
@@ -110,7 +93,7 @@ def decode_structure(data: bytes | str, *, toml: bool = False) -> Structure:
     try:
         return msgspec.toml.decode(data, type=Structure)
     except msgspec.DecodeError as exc:
-        raise ProtocolError(_one_path(str(exc))) from None
+        raise ProtocolError(one_path(str(exc))) from None
 
 
 def is_tournament_scenario(data: bytes) -> bool:

@@ -119,11 +119,16 @@ class Expect:
 
 _SERVER_PATH = re.compile(r" - at `(\$[^`]*)`")
 _ANY_PATH = re.compile(r"`(\$[^`]*)`")
+_INSIDE = re.compile(r"^`\$([^`]*)`: .* - at `(\$[^`]*)`$", re.S)
 
 
 def schema_fields(exc: msgspec.ValidationError) -> tuple[str | None, ...]:
-    """The ``field`` a schema error must name: the path msgspec reports."""
+    """The ``field`` a schema error must name: the path msgspec reports; a check inside a
+    struct (a level's blinds) names its field below that path."""
     text = str(exc)
+    inside = _INSIDE.match(text)
+    if inside:
+        return (inside.group(2) + inside.group(1),)
     exact = _SERVER_PATH.search(text)
     if exact:
         return (exact.group(1),)
@@ -155,6 +160,23 @@ def _out_of_scope(role: str, tournament: str, table: str | None) -> bool:
     return tournament != TOURNAMENT or (role == "dealer" and table != TABLE)
 
 
+class _TopId(msgspec.Struct):
+    """A JSON object's ``id``, whatever else it holds (its other values are skipped)."""
+
+    id: object = None
+
+
+def request_id(payload: str) -> str | None:
+    """The id a refusal of an unreadable message names: the frame's own, when the frame is
+    wholly JSON (no trailing bytes) and the id a string of at most 128 characters at the top
+    of its object."""
+    try:
+        found = msgspec.json.decode(payload, type=_TopId).id
+    except msgspec.DecodeError:
+        return None
+    return found if isinstance(found, str) and len(found) <= 128 else None
+
+
 def classify(payload: str | bytes, role: str, world: World) -> tuple[str | bytes, Expect] | None:
     """What a signed-in ``role`` must be answered for ``payload``; None for a frame that is
     rightly answered with nothing (unsubscribe, a valid subscription), which the fuzz drops.
@@ -165,7 +187,7 @@ def classify(payload: str | bytes, role: str, world: World) -> tuple[str | bytes
     try:
         message = client_decoder.decode(payload)
     except msgspec.ValidationError as exc:
-        return payload, Expect("bad_message", schema_fields(exc))
+        return payload, Expect("bad_message", schema_fields(exc), id=request_id(payload))
     except (msgspec.DecodeError, RecursionError):
         return payload, Expect("bad_json")
     match message:
@@ -952,6 +974,64 @@ async def test_schema_errors_in_dict_keys_and_at_the_root_name_the_field(
     assert len(replies) == 1 and isinstance(replies[0], Error), replies
     assert replies[0].code == "bad_message"
     assert replies[0].field is not None and replies[0].field.startswith(path), replies[0]
+
+
+STUD_NINE_HANDED = json.dumps(
+    {
+        "type": "create_tournament",
+        "id": "t-1",
+        "tournament": "stud",
+        "name": "Stud",
+        "structure": {
+            "game": "7S",
+            "starting_stack": 5000,
+            "payouts": {"curve": "standard"},
+            "levels": [
+                {"blinds": [0, 0], "ante": 25, "bring_in": 25, "min_bet": 100, "minutes": 20}
+            ],
+        },
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("frame", "asked", "path", "words"),
+    [
+        (STUD_NINE_HANDED, "t-1", "$.structure.table_size", "7S deals at most 8 hands"),
+        (COMMAND % '{"type": "level", "blinds": [200, 100]}', "x", "$.command.blinds", "small"),
+        (
+            '{"type": "command", "id": "c-7", "tournament": "main", "table": "1", "after": "x",'
+            ' "command": {"type": "muck", "seat": 1}}',
+            "c-7",
+            "$.after",
+            "Expected `int | null`",
+        ),
+        (
+            '{"type": "command", "id": 7, "tournament": "main", "table": "1",'
+            ' "command": {"type": "muck", "seat": 1}}',
+            None,
+            "$.id",
+            "Expected `str`",
+        ),
+    ],
+    ids=["structure_check", "level_check", "schema", "id_not_a_string"],
+)
+async def test_an_unreadable_request_is_refused_by_its_id_naming_the_field_of_a_check(
+    start_server, frame: str, asked: str | None, path: str, words: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A request that does not decode is answered with its own id (when it has a readable
+    one), so the station knows which of its requests was refused; a check inside a struct (a
+    structure's table size, a level's blinds) names its field under the struct's path, and
+    its words say why."""
+    server = start_server()
+    ws = await Hostile(server, "admin").open()
+    assert ws.ws is not None
+    replies = await answers(ws.ws, frame)
+    assert len(replies) == 1 and isinstance(replies[0], Error), replies
+    error = replies[0]
+    assert (error.code, error.id, error.field) == ("bad_message", asked, path), error
+    assert words in error.message and error.message.endswith(f"- at `{path}`"), error.message
+    await ws.ws.close()
 
 
 def _nested(depth: int) -> str:

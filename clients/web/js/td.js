@@ -62,34 +62,20 @@ function send(command, intent = {}) {
   return true;
 }
 
-/** A structure the server could not decode is refused as a bad message, without the id it
- * could not read, naming the structure (`$.structure`) and, in its text, the field in it:
- * "`$.table_size`: RAZZ deals at most 8 hands ... - at `$.structure`". Put together:
- * `$.structure.table_size` and the reason alone. Any other refusal is as sent. */
-function refusalOf(reply) {
-  const found = /^`(\$[^`]*)`: ([\s\S]*) - at `(\$[^`]*)`$/.exec(reply.message || "");
-  if (!found || found[3] !== reply.field) return { field: reply.field || "", message: reply.message };
-  return { field: found[3] + found[1].slice(1), message: found[2] };
-}
-
-/** The create a refusal without an id answers: a bad message naming the structure while a
- * create is waiting for its answer. */
-function createRefused(reply) {
-  if (reply.id || reply.ok || !String(reply.field || "").startsWith("$.structure")) return null;
-  const waiting = [...intents].find(([, intent]) => intent.kind === "create");
-  return waiting ? waiting[0] : null;
+/** A refusal's reason without the path the server appends to it (" - at `$.structure.table_size`"),
+ * which the alert shows once, as the field. */
+function reasonOf(reply) {
+  return String(reply.message || "").replace(/ - at `[^`]*`$/, "");
 }
 
 function replied(reply) {
-  const id = reply.id ?? createRefused(reply);
-  const intent = intents.get(id) || {};
-  intents.delete(id);
+  const intent = intents.get(reply.id) || {};
+  intents.delete(reply.id);
   if (!reply.ok) {
     const what = intent.kind === "create" ? "Not created" : intent.command ? `Refused (${intent.command.type.replaceAll("_", " ")})` : "Refused";
-    const refusal = refusalOf(reply);
-    const field = refusal.field ? ` (${refusal.field})` : "";
-    alert(`${what}: ${refusal.message}${field}`, reply.rule);
-    if (intent.kind === "create") setup.refused(refusal.field); // the form marks the field named
+    const field = reply.field ? ` (${reply.field})` : "";
+    alert(`${what}: ${reasonOf(reply)}${field}`, reply.rule);
+    if (intent.kind === "create") setup.refused(reply.field || ""); // the form marks the field named
     if (intent.kind === "register" && ticketFor === intent.player) ticketFor = null;
   } else if (intent.kind === "create") {
     alert("");
