@@ -6,7 +6,7 @@ state; encoded once and sent to every station of the tournament.
 
 from __future__ import annotations
 
-from protocol.tournament import Step
+from protocol.tournament import Structure, table_game
 from protocol.tournament.views import (
     ClockState,
     ClockView,
@@ -21,8 +21,9 @@ from server import tournament
 from server.tournament import TournamentState
 
 
-def _level(structure_steps: list[Step], index: int, number: int) -> LevelView:
-    step = structure_steps[index]
+def _level(structure: Structure, index: int, number: int) -> LevelView:
+    step = structure.levels[index]
+    level = step.level
     return LevelView(
         level=number,
         blinds=step.blinds,
@@ -30,6 +31,9 @@ def _level(structure_steps: list[Step], index: int, number: int) -> LevelView:
         bba=step.bba,
         minutes=step.minutes,
         hands=step.hands,
+        game=table_game(step.game) if step.game else structure.game,
+        bring_in=level.bring_in,
+        min_bet=level.min_bet,
     )
 
 
@@ -57,7 +61,7 @@ def clock_view(t: TournamentState, now: int = 0) -> ClockView:
     next_level: LevelView | None = None
     for j in range(index + 1, len(steps)):
         if not steps[j].is_break:
-            next_level = _level(steps, j, s.level_number(j))
+            next_level = _level(s, j, s.level_number(j))
             break
     next_break_at = 0
     if c.running and c.ends_at:
@@ -73,7 +77,7 @@ def clock_view(t: TournamentState, now: int = 0) -> ClockView:
         tournament=t.id,
         state=clock_state(t),
         step=index,
-        level=_level(steps, level_index, s.level_number(level_index)),
+        level=_level(s, level_index, s.level_number(level_index)),
         on_break=current.is_break,
         break_minutes=current.pause,
         ends_at=c.ends_at if c.running else 0,
@@ -124,6 +128,7 @@ def tournament_view(t: TournamentState, name: str, now: int, public: bool = True
         payouts=list(prizes),
         registration_open=not t.closed,
         late_registration_until=t.structure.late_registration_until,
+        table_size=t.structure.table_size,
         players=players,
         tables=[
             TableSeatsView(

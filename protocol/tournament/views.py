@@ -31,6 +31,12 @@ class LevelView(_View, frozen=True):
     bba: bool = False
     minutes: int = 0
     hands: int = 0
+    game: str = ""
+    """The game the level deals (the level's own in a mixed event, else the structure's)."""
+    bring_in: int = 0
+    """A stud level's bring-in (RP-10); its limits are then ``min_bet`` and twice it."""
+    min_bet: int = 0
+    """The level's smallest bet: the small bet of a limit game, stud's included."""
 
 
 class ClockView(_View, frozen=True):
@@ -132,3 +138,6 @@ class TournamentView(_View, frozen=True):
     next_break: str = ""
     """Staff only (12-C): the table proposed to break next (``break_proposed``), so a floor
     monitor opened after the proposal still has it; empty in what a display gets."""
+    table_size: int = 0
+    """The structure's seats per table: what a table opened for the tournament seats (eight
+    with any stud game, RP-10-H)."""

@@ -157,8 +157,9 @@ def test_a_stud_tournament_from_the_form(
     assert all(0 < s.bring_in <= s.min_bet and s.ante > 0 and not s.bba for s in plays)
     assert plays[-1] == Step(blinds=(0, 0), ante=300, bring_in=600, min_bet=2400, minutes=20)
 
-    # A table of eight from the station deals stud at the first level's limits.
-    td.locator("#open-seats").fill("8")
+    # The station opens tables of the structure's eight seats (no typing): they deal stud at
+    # the first level's limits.
+    expect(td.locator("#open-seats")).to_have_value("8")
     td.locator("#open-tables-button").click()
     expect(td.locator("#tables")).to_have_text("Tables 1: 0/8")
     table = table_view(stations.server, "1")

@@ -6,7 +6,7 @@
 import { fmt } from "./format.js";
 import { pageParams } from "./feed.js";
 import { h, showStatus } from "./ui.js";
-import { anteText, blindsText, payoutLines, timeText, untilNextChange } from "./tournament.js";
+import { anteText, blindsLabel, blindsText, levelGame, payoutLines, timeText, untilNextChange } from "./tournament.js";
 import { TournamentFeed } from "./tournament-feed.js";
 
 const params = pageParams();
@@ -66,10 +66,10 @@ function renderClock() {
   if (face.onBreak) {
     set("level", "Break");
     set("blinds", upcoming ? `Next: ${blindsText(upcoming)}` : "");
-    set("ante", upcoming ? [`Level ${upcoming.level}`, anteText(upcoming)].filter(Boolean).join(" · ") : "");
+    set("ante", upcoming ? [`Level ${upcoming.level}`, levelGame(upcoming), anteText(upcoming)].filter(Boolean).join(" · ") : "");
   } else {
-    set("level", level ? `Level ${level.level}` : "");
-    set("blinds", level ? `Blinds ${blindsText(level)}` : "");
+    set("level", level ? [`Level ${level.level}`, levelGame(level)].filter(Boolean).join(" · ") : "");
+    set("blinds", level ? `${blindsLabel(level)} ${blindsText(level)}` : "");
     set("ante", anteText(level));
   }
   const time = $("time");
@@ -97,7 +97,8 @@ function renderClock() {
   } else {
     set("next-label", "Next level");
     const next = face.next;
-    set("next", face.nextIsBreak ? "Break" : next ? `${blindsText(next)}` : face.predicted ? "" : "Last level");
+    const game = next && next.game !== level?.game ? levelGame(next) : "";
+    set("next", face.nextIsBreak ? "Break" : next ? [game, blindsText(next)].filter(Boolean).join(" ") : face.predicted ? "" : "Last level");
     set("next-ante", face.nextIsBreak ? (next ? `then ${blindsText(next)}` : "") : anteText(next));
   }
   set("to-break", face.onBreak ? "Now" : face.toBreak ? timeText(face.toBreak) : face.state === "paused" ? "Paused" : "—");

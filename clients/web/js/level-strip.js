@@ -4,17 +4,16 @@
 // while a hand is in play (25-B: the hand in play finishes at its level).
 
 import { anteText, blindsText, clockFace, levelLine, timeText } from "./tournament.js";
-import { fmt, gameName } from "./format.js";
+import { gameName } from "./format.js";
 
 /** "200/400 · BB ante 400" for a table's level ({blinds, ante, bba}); a mixed event's next game
- * first ("Seven-card stud · Ante 1,000 · Bring-in 2,000"). */
+ * first, a stud level its limits ("Seven-card stud · 4,000/8,000 · Ante 1,000 · Bring-in 2,000"). */
 export function levelWords(level) {
   const stud = level?.bring_in > 0;
   return [
     level?.game ? gameName(level.game) : "",
-    stud ? "" : level?.blinds?.[1] ? blindsText(level) : "",
+    (stud ? level.min_bet : level?.blinds?.[1]) ? blindsText(level) : "",
     anteText(level),
-    stud ? `Bring-in ${fmt(level.bring_in)}` : "",
   ].filter(Boolean).join(" · ");
 }
 

@@ -231,10 +231,16 @@ function renderPlayers() {
     v.payouts.length ? `${v.payouts.length} paid (1st ${fmt(v.payouts[0])})` : "",
     v.registration_open ? `registration open${v.late_registration_until ? ` (late to level ${v.late_registration_until})` : ""}` : "registration closed",
   ].filter(Boolean).join(" · ");
+  const seats = $("open-seats");
+  if (v.table_size && !seats.dataset.typed) seats.value = String(v.table_size); // the structure's, until the TD types
   const tables = v.tables.map((t) => `${t.table}: ${t.players}/${t.seats}`);
   $("tables").textContent = tables.length ? `Tables ${tables.join(" · ")}` : "No tables open: open the first ones to seat players.";
   $("open-tables-button").disabled = !feed.online;
 }
+
+$("open-seats").addEventListener("input", () => {
+  $("open-seats").dataset.typed = "true";
+});
 
 $("open-tables").addEventListener("submit", (event) => {
   event.preventDefault();

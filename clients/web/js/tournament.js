@@ -9,7 +9,7 @@
 // `ends_at` passes, the face shows what comes next at once (the next level starts the moment
 // the step ended, 25-A) and says so (`predicted`) until the server's clock confirms it.
 
-import { fmt } from "./format.js";
+import { fmt, gameName } from "./format.js";
 
 export const ALIVE = new Set(["registered", "seated"]);
 
@@ -22,21 +22,34 @@ export function timeText(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-/** "100/200", and the ante: "ante 200", "BB ante 200", or "". */
+/** "100/200": the blinds, or a stud level's limits (its small bet and twice it, RP-10); the
+ * ante: "Ante 200", "BB ante 200", a stud level's "Ante 25 · Bring-in 50", or "". */
 export function blindsText(level) {
   if (!level) return "";
+  if (level.bring_in) return `${fmt(level.min_bet)}/${fmt(2 * level.min_bet)}`;
   return `${fmt(level.blinds[0])}/${fmt(level.blinds[1])}`;
 }
 
 export function anteText(level) {
-  if (!level?.ante) return "";
-  return `${level.bba ? "BB ante" : "Ante"} ${fmt(level.ante)}`;
+  const bringIn = level?.bring_in ? `Bring-in ${fmt(level.bring_in)}` : "";
+  if (!level?.ante) return bringIn;
+  return [`${level.bba ? "BB ante" : "Ante"} ${fmt(level.ante)}`, bringIn].filter(Boolean).join(" · ");
 }
 
-/** "Level 3 · 100/200 · BB ante 200" */
+/** "Blinds" or, for a stud level, "Limits". */
+export function blindsLabel(level) {
+  return level?.bring_in ? "Limits" : "Blinds";
+}
+
+/** The level's game when it is not no-limit hold'em ("Razz"), else "". */
+export function levelGame(level) {
+  return level?.game && level.game !== "NLHE" ? gameName(level.game) : "";
+}
+
+/** "Level 3 · 100/200 · BB ante 200"; "Level 5 · Seven-card stud · 200/400 · Ante 50 · Bring-in 50" */
 export function levelLine(level) {
   if (!level) return "";
-  return [`Level ${level.level}`, blindsText(level), anteText(level)].filter(Boolean).join(" · ");
+  return [`Level ${level.level}`, levelGame(level), blindsText(level), anteText(level)].filter(Boolean).join(" · ");
 }
 
 const STATE_WORDS = {
