@@ -82,8 +82,8 @@ class Deck:
         """Burn and deal ``street``: board cards, or (stud) a card to each hand still in."""
         if game in STUD:
             return self._stud_street(street, sorted(live))
-        self.burns.append(self.stub.pop())
-        cards = [self.stub.pop() for _ in range(STREET_CARDS[street])]
+        self.burns.append(self.take())
+        cards = [self.take() for _ in range(STREET_CARDS[street])]
         return Deal(street=street, cards=cards)  # type: ignore[arg-type]
 
     def _stud_street(self, street: str, live: list[int]) -> Deal:
@@ -97,18 +97,24 @@ class Deck:
                 community = True
                 if len(self.stub) < 3:
                     self._mix(self.burns)  # RP-10-H C; else B: burnt for from the stub
-        self.burns.append(self.stub.pop())
+        self.burns.append(self.take())
         if community:
-            card = self.stub.pop()
+            card = self.take()
             for seat in live:
                 self.hands.setdefault(seat, []).append(card)
             return Deal(street=name, cards=[card])
-        dealt = {seat: [self.stub.pop()] for seat in live}
+        dealt = {seat: [self.take()] for seat in live}
         for seat, cards in dealt.items():
             self.hands.setdefault(seat, []).extend(cards)
         if street == "seventh":
             return Deal(street=name, down=dealt)
         return Deal(street=name, up=dealt)
+
+    def take(self) -> str:
+        """The stub's top card. A bot whose picture of the deck went wrong (a hand corrected
+        by the floor, cards not entered) may find the stub empty where the engine does not:
+        it deals ``??``, a card not entered, rather than stop the table."""
+        return self.stub.pop() if self.stub else "??"
 
     def _mix(self, *piles: list[str]) -> None:
         """Mix ``piles`` into the stub, shuffle and cut: they are no longer apart."""
@@ -139,7 +145,8 @@ class Deck:
         order = LOW_ORDER if badugi else HIGH_ORDER
         limit = order.index(rng.choice("6789TJ"))
         kept: list[str] = []
-        for card in sorted(hand, key=lambda c: order.index(c[0])):
+        known = [c for c in hand if c[0] in order]  # a card not entered (??) is thrown
+        for card in sorted(known, key=lambda c: order.index(c[0])):
             low = order.index(card[0]) <= limit and all(card[0] != k[0] for k in kept)
             if low and not (badugi and any(card[1] == k[1] for k in kept)):
                 kept.append(card)
@@ -150,12 +157,12 @@ class Deck:
         burn = 1 if self.first_draw else 0
         self.first_draw = False
         if len(self.stub) >= count + burn:
-            self.burns += [self.stub.pop() for _ in range(burn)]
+            self.burns += [self.take() for _ in range(burn)]
         elif len(self.stub) + len(self.burns) >= count:
             self._mix(self.burns)  # B
             if len(self.stub) > count:  # a card to spare: burnt for
-                self.burns.append(self.stub.pop())
+                self.burns.append(self.take())
         else:
             self._mix(self.burns, self.muck)  # C
-            self.burns.append(self.stub.pop())
-        return [self.stub.pop() for _ in range(count)]
+            self.burns.append(self.take())
+        return [self.take() for _ in range(count)]

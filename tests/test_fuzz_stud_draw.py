@@ -28,11 +28,13 @@ engine. Then, for each command the engine sees:
   its staff and public views can be built;
 - then the bot plays 50 more commands from there, fed the events, every one checked the same
   way (the log rebuilt at the end), the floor answering its calls with their first option; a
-  bot that lost its picture of the table (its command refused, or its deck unable to follow a
-  hand dealt with ``??``) picks it up again from the staff view.
+  bot that lost its picture of the table (its command refused after a mistake it did not
+  make) picks it up again from the staff view. The bot itself never raises, whatever the
+  table was given (a hand corrected, cards not entered): it is the demo's dealer.
 
-The engine bugs this found are pinned at the end of the module by regression tests marked
-``xfail(strict=True)``, and left out of the fuzzing (``KNOWN``) until they are fixed.
+The engine bugs this found are pinned at the end of the module by regression tests (they
+raised ``KeyError`` before their fix): a stud street dealt before the betting on the street
+before it was over (RP-5-D), and a flop game's board card not entered (``??``).
 """
 
 from __future__ import annotations
@@ -47,12 +49,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from clients.bots import DealerBot, Style
+from clients.bots import DealerBot
 from clients.demo import LIVELY
 from protocol import ErrorEvent, FloorCall, TableConfig
 from protocol.codec import ProtocolError, decode_command
 from protocol.commands import (
     Act,
+    Award,
     Command,
     Deal,
     Draw,
@@ -62,72 +65,19 @@ from protocol.commands import (
     Show,
     StartHand,
 )
-from protocol.config import STUD, GameLevel
 from protocol.events import (
     ChipsAdded,
     ColoredUp,
     Event,
+    HandEnd,
+    Irregular,
     PlayerAdded,
     PlayerRemoved,
 )
 from server.engine import TableState, apply, new_table, rebuild
-from server.engine.games import STUD_STREETS
 from server.views import public_view, staff_view
+from tests.game_tables import CALLING, HORSE, TABLES, stud
 
-CHIPS = (25, 100, 500, 1_000, 5_000, 25_000)
-
-
-def stud(game: str, players: int = 8) -> TableConfig:
-    """Eight-handed stud, deep stacks: seventh street often finds the stub short."""
-    return TableConfig(
-        game=game,  # type: ignore[arg-type]
-        blinds=(0, 0),
-        ante=25,
-        bring_in=25,
-        min_bet=100,
-        seats={n: 200_000 for n in range(1, players + 1)},
-        button=1,
-        chips=CHIPS,
-    )
-
-
-def draw_table(game: str, players: int = 6) -> TableConfig:
-    return TableConfig(
-        game=game,  # type: ignore[arg-type]
-        blinds=(50, 100),
-        min_bet=100,
-        seats={n: 200_000 for n in range(1, players + 1)},
-        button=1,
-        chips=CHIPS,
-    )
-
-
-HORSE = [
-    GameLevel(blinds=(50, 100), game="LHE"),
-    GameLevel(blinds=(50, 100), game="PLO8"),
-    GameLevel(blinds=(0, 0), ante=25, bring_in=25, min_bet=100, game="RAZZ"),
-    GameLevel(blinds=(0, 0), ante=25, bring_in=25, min_bet=100, game="7S"),
-    GameLevel(blinds=(0, 0), ante=25, bring_in=25, min_bet=100, game="7S8"),
-    GameLevel(blinds=(50, 100), min_bet=100, game="27TD"),
-    GameLevel(blinds=(50, 100), game="27SD"),
-    GameLevel(blinds=(50, 100), min_bet=100, game="BADUGI"),
-]
-MIXED = TableConfig(
-    game="LHE",
-    blinds=(50, 100),
-    seats={n: 200_000 for n in range(1, 7)},
-    button=1,
-    chips=CHIPS,
-    rotation=HORSE,
-    orbit=3,
-)
-TABLES = {
-    **{game: stud(game) for game in ("7S", "7S8", "RAZZ")},
-    **{game: draw_table(game) for game in ("27TD", "27SD", "BADUGI")},
-    "mixed": MIXED,
-}
-"""The tables of ``tests/test_bots_games.py``, copied: a test module is not imported."""
-CALLING = Style(bet=0.25, fold=0.05, raise_=0.15)
 STYLES = (CALLING, LIVELY)
 AFTER = 50
 """Commands the bot plays on after an accepted mistake."""
@@ -260,26 +210,17 @@ def play(state: TableState, bot: DealerBot, commands: int) -> tuple[TableState, 
     return state, played
 
 
-def follow(bot: DealerBot, events: list[Event]) -> bool:
-    """Feed the bot the events; False when its deck cannot follow them. The bot deals from its
-    own deck: a hand dealt with ``??`` cards, or a correction that takes back cards it dealt,
-    leaves it holding cards the table does not (a limit of the bot, not of the engine)."""
-    try:
-        for e in events:
-            bot.see(e)
-    except (IndexError, KeyError, ValueError):
-        return False
-    return True
+def follow(bot: DealerBot, events: list[Event]) -> None:
+    """Feed the bot the events (it must take any: an exception is a bug of the bot)."""
+    for e in events:
+        bot.see(e)
 
 
-def picked_up(config: TableConfig, state: TableState, seed: int) -> DealerBot | None:
-    """A new bot taking the table up from the staff view, or None if it cannot."""
+def picked_up(config: TableConfig, state: TableState, seed: int) -> DealerBot:
+    """A new bot taking the table up from the staff view."""
     view = staff_view(state)  # a view that cannot be built is a bug: let it out
     bot = DealerBot(config, seed, CALLING)
-    try:
-        bot.resume(view)
-    except (IndexError, KeyError, ValueError):
-        return None
+    bot.resume(view)
     return bot
 
 
@@ -300,15 +241,15 @@ def play_on(
         if command is None and lost < 3:
             lost += 1
             bot = picked_up(config, state, seed + 1_000 * lost)
-            command = bot.pending if bot is not None else None
+            command = bot.pending
         if command is None:
             event("bot: stopped (the table waits, or the bot cannot deal it)")
             break
         state, events = checked(config, state, command, log, replay=False)
-        if known_after(state):
-            break
-        if refusal(events) is not None or bot is None or not follow(bot, events):
-            bot = None  # picked up again at the next command
+        if refusal(events) is not None or bot is None:
+            bot = None
+        else:
+            follow(bot, events)  # picked up again at the next command
     else:
         if commands == AFTER:
             event("bot: played on 50 commands")
@@ -764,42 +705,6 @@ def mistakes(draw: st.DrawFn, t: Table) -> Raw:
 # --- the test --------------------------------------------------------------------------------
 
 
-def early_stud_street(state: TableState, command: Command) -> bool:
-    """Known bug (``test_a_stud_street_dealt_before_the_betting_ends_is_ruled``): the next stud
-    street dealt while its betting round is still open."""
-    if not isinstance(command, Deal) or state.phase != "betting" or state.game not in STUD:
-        return False
-    order = list(STUD_STREETS)
-    at = order.index(state.street) if state.street in order else len(order)
-    return at + 1 < len(order) and command.street == order[at + 1]
-
-
-def unknown_board_card(state: TableState) -> bool:
-    """Known bug (``test_a_board_card_not_entered_leaves_the_showdown_to_the_dealer``): a
-    flop game's board holding a ``??`` card, which the showdown reads once every hand is
-    tabled."""
-    return state.game not in STUD and "??" in state.board
-
-
-KNOWN: dict[str, Callable[[TableState, Command], bool]] = {
-    "stud street dealt early": early_stud_street,
-}
-"""Engine bugs this fuzzing found, each pinned by a regression test marked ``xfail`` below:
-left out of the fuzzing until fixed, so that it goes on looking for new ones. These raise on
-the mistaken command itself; ``KNOWN_AFTER`` are tables a mistake left that raise later."""
-KNOWN_AFTER: dict[str, Callable[[TableState], bool]] = {
-    "?? on a flop game's board": unknown_board_card,
-}
-
-
-def known_after(state: TableState) -> bool:
-    """The table is one a known bug makes raise later: play stops here."""
-    known = [bug for bug, found in KNOWN_AFTER.items() if found(state)]
-    if known:
-        event(f"known bug: {known[0]}")
-    return bool(known)
-
-
 def decoded(raw: Raw) -> Command | None:
     """The command the wire's decoder makes of ``raw``, or None where it refuses it."""
     try:
@@ -880,8 +785,6 @@ def fuzz(name: str, data: st.DataObject) -> None:
         if mistake:
             between = data.draw(st.integers(0, 5), label="bot commands between")
             state, bot = play_on(config, state, bot, log, seed, between)
-        if known_after(state):
-            return
         event(f"at: {state.game} {state.phase}")
         pending = bot.pending if bot is not None else None
         raw = data.draw(mistakes(Table(state, pending)), label="mistake")
@@ -889,22 +792,16 @@ def fuzz(name: str, data: st.DataObject) -> None:
         if command is None:
             event(f"refused by the decoder: {raw['type']}")
             continue
-        known = [bug for bug, found in KNOWN.items() if found(state, command)]
-        if known:
-            event(f"known bug: {known[0]}")
-            return
         state, events = checked(config, state, command, log)
         error = refusal(events)
         if error is not None:
             event(f"refused: {type(command).__name__} ({error.code})")
             continue
         event(f"accepted: {type(command).__name__}")
-        if known_after(state):
-            return
         staff_view(state)  # the table the mistake left still shows: a view that raises is a bug
         public_view(state)
-        if bot is not None and not follow(bot, events):
-            bot = None
+        if bot is not None:
+            follow(bot, events)
     play_on(config, state, bot, log, seed, AFTER)
 
 
@@ -927,43 +824,68 @@ def test_a_mistaken_command_is_refused_unchanged_or_keeps_the_table_whole(
     fuzz(name, data)
 
 
-# --- what the fuzzing found: engine bugs, pinned until fixed ---------------------------------
+# --- what the fuzzing found: engine bugs, each with its test (KeyError before the fix) -------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="engine bug: a stud street dealt early raises KeyError in irregular.early_cards",
-)
-def test_a_stud_street_dealt_before_the_betting_ends_is_ruled() -> None:
-    """The dealer deals fourth street while third street's betting is still open (the bring-in
-    not even made): RP-5, a street dealt early. Every stud game (7S, 7S8, RAZZ, and stud in a
-    mixed rotation) raises ``KeyError: 'fourth'`` today: ``table._deal`` sends the early street
-    to ``irregular.early_cards``, whose ``EARLY_RULE`` names the flop, turn and river only. The
-    same for fifth to seventh street dealt during the street before."""
+@pytest.mark.parametrize("street", ["fourth", "fifth"])
+def test_rp_5_d_a_stud_street_dealt_before_the_betting_ends_goes_back_into_the_stub(
+    street: str,
+) -> None:
+    """The dealer deals the next stud street while the betting on this one is still open:
+    RP-5-D (RP-10-G) — the cards go back into the stub, which is reshuffled, and the street
+    is dealt again after the action with no extra burn. The up-cards are named (everyone saw
+    them); nothing changes in the hand: the seat to act still acts. Before the fix: KeyError
+    in ``irregular.early_cards``, which knew the flop, turn and river only."""
     config = stud("7S", players=2)
     state = new_table(config)
     log: Played = []
     start = StartHand(cards={1: ["As", "Kd"], 2: ["2c", "3d"]}, up={1: ["9h"], 2: ["4s"]})
     state, _ = checked(config, state, start, log)
-    assert (state.phase, state.street, state.to_act) == ("betting", "third", 2)
-    early = Deal(street="fourth", up={1: ["Qh"], 2: ["5d"]})
-    checked(config, state, early, log)  # refused with nothing changed, or ruled by RP-5
+    if street == "fifth":
+        for command in (
+            Act(seat=2, declare="bring_in"),
+            Act(seat=1, declare="call"),
+            Deal(street="fourth", up={1: ["Qh"], 2: ["5d"]}),
+        ):
+            state, _ = checked(config, state, command, log)
+    before = (state.phase, state.street, state.to_act)
+    early = Deal(street=street, up={1: ["Jc"], 2: ["6h"]})  # type: ignore[arg-type]
+    state, events = checked(config, state, early, log)
+    ruled = next(e for e in events if isinstance(e, Irregular))
+    assert (ruled.kind, ruled.rules, ruled.reshuffle) == ("early_cards", ["RP-5-D"], ["Jc", "6h"])
+    assert ruled.text.startswith(f"{street.capitalize()} street came before the")
+    assert "no extra burn (RP-5-D)" in ruled.text
+    assert (state.phase, state.street, state.to_act) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="engine bug: a '??' board card makes the showdown raise KeyError in hands.high_rank",
-)
-def test_a_board_card_not_entered_leaves_the_showdown_to_the_dealer() -> None:
-    """A flop game's turn given as ``??`` (not entered) is taken, and the hand goes on; once
-    every hand is tabled with its cards known, the showdown reads the board as if it were all
-    known and the last ``show`` raises ``KeyError: '??'`` in ``hands.high_rank`` (``'?'`` from
-    PokerKit's evaluator in Omaha). Seen in the mixed rotation's LHE and PLO8 hands; the same
-    in every flop game. ``showdown._readable`` checks the hole cards for ``??``, not the board.
-    Either the deal refuses ``??`` on the board, or the showdown waits for the dealer's award
-    as it does for a hand not entered."""
+def test_rp_5_d_a_seventh_street_down_card_dealt_early_is_counted_never_named() -> None:
+    """Seventh street's down-cards dealt while sixth street is bet: back into the stub
+    (RP-5-D), named only by their count — a down-card is never shown."""
+    config = stud("7S", players=2)
+    state = new_table(config)
+    log: Played = []
+    commands: list[Command] = [
+        StartHand(cards={1: ["As", "Kd"], 2: ["2c", "3d"]}, up={1: ["9h"], 2: ["4s"]}),
+        Act(seat=2, declare="bring_in"),
+        Act(seat=1, declare="call"),
+    ]
+    for street, up in (("fourth", ["Qh", "5d"]), ("fifth", ["Jc", "6h"]), ("sixth", ["Tc", "7h"])):
+        commands += [Deal(street=street, up={1: [up[0]], 2: [up[1]]})]  # type: ignore[arg-type]
+        if street != "sixth":
+            commands += [Act(seat=1, declare="check"), Act(seat=2, declare="check")]
+    for command in commands:
+        state, events = checked(config, state, command, log)
+        assert refusal(events) is None, (command, events)
+    early = Deal(street="seventh", down={1: ["8s"], 2: ["8d"]})
+    state, events = checked(config, state, early, log)
+    ruled = next(e for e in events if isinstance(e, Irregular))
+    assert (ruled.kind, ruled.rules, ruled.reshuffle) == ("early_cards", ["RP-5-D"], [])
+    assert "2 down-cards go back into the stub" in ruled.text
+    assert "8s" not in ruled.text and "8d" not in ruled.text
+
+
+def board_hand(turn: list[str], river: list[str]) -> tuple[TableConfig, TableState, Played]:
+    """Limit hold'em heads-up checked down to the river with the given turn and river."""
     config = TableConfig(game="LHE", blinds=(50, 100), seats={1: 10_000, 2: 10_000}, button=1)
     state = new_table(config)
     log: Played = []
@@ -972,14 +894,51 @@ def test_a_board_card_not_entered_leaves_the_showdown_to_the_dealer() -> None:
         Act(seat=1, declare="call"),
         Act(seat=2, declare="check"),
     ]
-    for street, board in (("flop", ["3s", "9d", "Tc"]), ("turn", ["??"]), ("river", ["Qs"])):
+    for street, board in (("flop", ["3s", "9d", "Tc"]), ("turn", turn), ("river", river)):
         commands += [
             Deal(street=street, cards=board),  # type: ignore[arg-type]
             Act(seat=2, declare="check"),
             Act(seat=1, declare="check"),
         ]
-    for command in [*commands, Show(seat=2)]:
+    for command in commands:
         state, events = checked(config, state, command, log)
         assert refusal(events) is None, (command, events)
+    return config, state, log
+
+
+def test_a_board_card_not_entered_leaves_the_pot_to_the_dealer_s_award() -> None:
+    """A flop game's turn given as ``??`` (not entered): every hand tabled, the board cannot be
+    read, so the hand waits for the dealer's award — as for a hand not entered. Before the
+    fix the showdown read ``??`` as a card and raised KeyError."""
+    config, state, log = board_hand(["??"], ["Qs"])
     assert state.board == ["3s", "9d", "Tc", "??", "Qs"]
-    checked(config, state, Show(seat=1), log)
+    for seat in (2, 1):
+        state, events = checked(config, state, Show(seat=seat), log)
+        assert refusal(events) is None, events
+    assert state.phase == "showdown" and "award" in state.waiting_on()
+    state, events = checked(config, state, Award(winners=[1]), log)
+    assert any(isinstance(e, HandEnd) for e in events)
+
+
+def test_cards_not_entered_on_the_board_are_no_duplicates_of_each_other() -> None:
+    """``??`` is no card: a flop of three, a turn and a river not entered are all taken (37-E
+    looks at the cards entered only); a card entered twice is still a fouled deck."""
+    _, state, _ = board_hand(["??"], ["??"])
+    assert state.board == ["3s", "9d", "Tc", "??", "??"]
+    flop = TableConfig(game="NLHE", blinds=(50, 100), seats={1: 10_000, 2: 10_000}, button=1)
+    state = new_table(flop)
+    log: Played = []
+    for command in (
+        StartHand(cards={1: ["Ah", "Kh"], 2: ["2c", "7d"]}),
+        Act(seat=1, declare="call"),
+        Act(seat=2, declare="check"),
+        Deal(street="flop", cards=["??", "??", "??"]),
+    ):
+        state, events = checked(flop, state, command, log)
+        assert refusal(events) is None, (command, events)
+    for seat in (2, 1):
+        state, events = checked(flop, state, Act(seat=seat, declare="check"), log)
+    assert state.phase == "deal"
+    _, events = apply(state, Deal(street="turn", cards=["Ah"]))
+    error = refusal(events)
+    assert error is not None and error.rule == "37-E"

@@ -19,6 +19,7 @@ from server.engine.reading import Reading
 from server.engine.state import Seat, TableState
 
 EARLY_RULE = {"flop": "RP-5-A", "turn": "RP-5-B", "river": "RP-5-C"}
+"""A flop game's street dealt early; a stud street is RP-5-D (RP-10-G)."""
 
 
 def _in_hand(t: TableState) -> None:
@@ -69,18 +70,28 @@ def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
 
 
 def early_cards(t: TableState, cmd: Deal, emit: Emit) -> None:
-    """RP-5: a street dealt before the action was complete goes back into the stub."""
-    rule = EARLY_RULE[cmd.street]
+    """RP-5: a street dealt before the action was complete goes back into the stub, which is
+    reshuffled, and is dealt again after the action with no extra burn. In stud (RP-5-D,
+    RP-10-G) the cards are each hand's; a seventh-street down-card dealt early is named only by
+    its count, never shown."""
+    rule = EARLY_RULE.get(cmd.street, "RP-5-D")
+    shown = [*cmd.cards, *(card for cards in cmd.up.values() for card in cards)]
+    down = sum(len(cards) for cards in cmd.down.values())
+    named = " ".join(shown) or (f"{down} down-card{'' if down == 1 else 's'}" if down else "")
+    came, street, before = f"The {cmd.street}", str(cmd.street), t.street
+    if rule == "RP-5-D":
+        street, before = f"{cmd.street} street", f"{t.street}-street"
+        came = street.capitalize()
     emit(
         Irregular(
             kind="early_cards",
             street=cmd.street,
-            reshuffle=list(cmd.cards),
+            reshuffle=shown,
             board=list(t.board),
             rules=[rule],
-            text=f"The {cmd.street} came before the {t.street} action was complete: its burn stays;"
-            f" {' '.join(cmd.cards) or 'the cards'} go back into the stub, which is reshuffled;"
-            f" after the action the {cmd.street} is dealt again with no extra burn ({rule})",
+            text=f"{came} came before the {before} action was complete: its burn stays;"
+            f" {named or 'the cards'} go back into the stub, which is reshuffled;"
+            f" after the action the {street} is dealt again with no extra burn ({rule})",
         )
     )
 

@@ -49,7 +49,8 @@ def try_resolve(t: TableState, emit: Emit) -> None:
 
 
 def _readable(t: TableState, seat: int) -> bool:
-    """The seat's whole hand is known: its hole cards and a full board (stud: seven cards)."""
+    """The seat's whole hand is known: its hole cards and a full board, every card entered
+    (stud: seven cards). A card not entered (``??``) leaves the pot to the dealer's award."""
     s = t.seat(seat)
     if s is None:
         return False
@@ -57,7 +58,10 @@ def _readable(t: TableState, seat: int) -> bool:
         return stud.complete_hand(s, t.board)
     board = 0 if t.game in games.DRAW else 5
     return (
-        len(t.board) == board and len(s.cards) == games.hole_count(t.game) and "??" not in s.cards
+        len(t.board) == board
+        and "??" not in t.board
+        and len(s.cards) == games.hole_count(t.game)
+        and "??" not in s.cards
     )
 
 

@@ -291,7 +291,7 @@ def _deal(t: TableState, cmd: Deal, emit: Emit) -> Move:
         return None
     if cmd.cards and len(cmd.cards) != wanted:
         raise Illegal("41", f"the {cmd.street} needs {wanted} card(s), not {len(cmd.cards)}")
-    check_unseen(t, cmd.cards)
+    check_unseen(t, [c for c in cmd.cards if c != "??"])
     return dealt(t, cmd, emit)
 
 
