@@ -37,13 +37,11 @@ class GameInPlay:
         """The game the next hand deals: the rotation's next game once the game in play has
         dealt its orbit, the game a level announced, else the game in play."""
         if self.rotation:
-            if 0 < self.played < self.orbit:
+            if not self.played:
+                return self.rotation[0]
+            if self.played < self.orbit:
                 return self.game
-            return (
-                self.rotation[(self.turn + 1) % len(self.rotation)]
-                if self.played
-                else (self.rotation[0])
-            )
+            return self.rotation[(self.turn + 1) % len(self.rotation)]
         return self.announced or self.game
 
     def hand_start(self, e: HandStart) -> None:
