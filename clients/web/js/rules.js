@@ -94,6 +94,7 @@ const LINES = {
   "RP-5-A": "A flop dealt before the betting is complete goes back and is dealt again.",
   "RP-5-B": "A turn dealt before the betting is complete is set aside and replaced.",
   "RP-5-C": "A river dealt before the betting is complete is put back and the stub reshuffled.",
+  "RP-5-D": "Stud: a street dealt before the betting is complete goes back into the stub, reshuffled, and is dealt again.",
   "RP-8": "Hand-for-hand: every table finishes its hand and waits; the next hand starts at every table together.",
   "RP-8-A": "Prize eligibility starts when hand-for-hand is announced; players out in the same hand share those places' prizes.",
   "RP-8-B": "Hand-for-hand: the clock stops, and loses a set time for each hand played, never more than three minutes.",
