@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -59,6 +59,7 @@ from protocol.commands import (
     Command,
     Deal,
     Draw,
+    IrregularityKind,
     ReleaseCards,
     ReleaseHands,
     Ruling,
@@ -98,18 +99,7 @@ DECLARATIONS = [
     "bring_in",
     None,
 ]
-IRREGULARITIES = [
-    "short_card",
-    "wrong_card_count",
-    "flop_not_burned",
-    "under_raise",
-    "pot_miscount",
-    "wrong_button",
-    "premature_call",
-    "conditional",
-    "seventh_exposed",
-    "up_cards_taken",
-]
+IRREGULARITIES = list(get_args(IrregularityKind))
 GAMES = ["7S", "7S8", "RAZZ", "27TD", "27SD", "BADUGI", "LHE", "NLHE", "PLO8", "XX"]
 
 Raw = dict[str, Any]
