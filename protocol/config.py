@@ -36,6 +36,7 @@ class LevelError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"`{field}`: {message}")
         self.field = field
+        self.why = message
 
 
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

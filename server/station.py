@@ -34,6 +34,7 @@ from protocol.commands import (
     Ruling,
     SetLevel,
 )
+from protocol.config import LevelError
 from protocol.tournament import (
     AddTime,
     ChipPenalty,
@@ -50,6 +51,7 @@ from protocol.tournament import (
     Tick,
     TournamentCommand,
     UseTimeBank,
+    check_table_size,
 )
 from protocol.tournament import (
     ColorUp as ColorUpTournament,
@@ -581,6 +583,13 @@ class Station:
             return
         if isinstance(message, CreateTournament):
             if message.structure is not None:
+                try:
+                    check_table_size(message.structure)
+                except LevelError as bad:
+                    field = f"$.structure{bad.field[1:]}"
+                    why = f"{bad.why} - at `{field}`"
+                    self.send(refusal("bad_message", why, field=field, id=message.id))
+                    return
                 created = await self.services.tournaments.create(
                     message.tournament, message.name, message.structure
                 )

@@ -79,6 +79,7 @@ from protocol.tournament.structure import (
     ShotClock,
     Step,
     Structure,
+    check_table_size,
     table_game,
 )
 from protocol.tournament.tables import (
@@ -209,6 +210,7 @@ __all__ = [
     "UseTimeBank",
     "WaiveStoppage",
     "Winner",
+    "check_table_size",
     "decode_structure",
     "decode_tournament_command",
     "decode_tournament_event",

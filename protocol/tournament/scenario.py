@@ -13,9 +13,10 @@ import msgspec
 
 from protocol.codec import ProtocolError, one_path
 from protocol.commands import Command
+from protocol.config import LevelError
 from protocol.tournament.commands import TableId, TournamentCommand
 from protocol.tournament.events import TournamentEvent
-from protocol.tournament.structure import Structure, TableSize
+from protocol.tournament.structure import Structure, TableSize, check_table_size
 from protocol.types import Id, Millis, SeatNo
 
 
@@ -63,6 +64,7 @@ _command_decoder = msgspec.json.Decoder(TournamentCommand)
 _event_decoder = msgspec.json.Decoder(TournamentEvent)
 _structure_decoder = msgspec.json.Decoder(Structure)
 
+
 def _decode(decoder: msgspec.json.Decoder[Any], data: bytes | str) -> Any:
     try:
         return decoder.decode(data)
@@ -72,7 +74,17 @@ def _decode(decoder: msgspec.json.Decoder[Any], data: bytes | str) -> Any:
 
 def decode_tournament_scenario(data: bytes | str) -> TournamentScenario:
     scenario: TournamentScenario = _decode(_scenario_decoder, data)
+    _checked(scenario.structure, "$.structure")
     return scenario
+
+
+def _checked(structure: Structure, path: str) -> Structure:
+    """The checks a structure passes when it is given (:func:`check_table_size`)."""
+    try:
+        check_table_size(structure)
+    except LevelError as bad:
+        raise ProtocolError(f"{bad.why} - at `{path}{bad.field[1:]}`") from None
+    return structure
 
 
 def decode_tournament_command(data: bytes | str) -> TournamentCommand:
@@ -89,9 +101,9 @@ def decode_structure(data: bytes | str, *, toml: bool = False) -> Structure:
     """A structure file, JSON or TOML (the same fields)."""
     if not toml:
         structure: Structure = _decode(_structure_decoder, data)
-        return structure
+        return _checked(structure, "$")
     try:
-        return msgspec.toml.decode(data, type=Structure)
+        return _checked(msgspec.toml.decode(data, type=Structure), "$")
     except msgspec.DecodeError as exc:
         raise ProtocolError(one_path(str(exc))) from None
 

@@ -174,7 +174,6 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
 
     def __post_init__(self) -> None:
         _check_levels(self)
-        _check_table_size(self)
         _check_periods(self)
         _check_payouts(self.payouts)
 
@@ -253,12 +252,15 @@ def _check_levels(structure: Structure) -> None:
         previous = level
 
 
-def _check_table_size(structure: Structure) -> None:
-    """A table, the final one too, seats no more hands than the deck deals in each game of the
-    structure: a mixed event with stud is eight-handed (RP-10-H), one with 2-7 at most nine
-    (RP-25); else its tables would stop dealing when the game comes round."""
+def check_table_size(structure: Structure) -> None:
+    """A new tournament's tables, the final one too, seat no more hands than the deck deals in
+    each game of its structure: a mixed event with stud is eight-handed (RP-10-H), one with 2-7
+    at most nine (RP-25); else its tables would stop dealing when the game comes round.
+
+    Checked when a structure is given (a tournament created, a structure or scenario file
+    read), not whenever one is decoded: a tournament stored before this check keeps loading."""
     most = structure.most_hands
-    game = min(structure.games, key=lambda g: MOST_HANDS.get(g, 10))
+    game = min(sorted(structure.games), key=lambda g: MOST_HANDS.get(g, 10))
     sizes = {"table_size": structure.table_size, "final_table": structure.final_size}
     for field, size in sizes.items():
         if size > most:

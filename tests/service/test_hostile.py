@@ -980,7 +980,7 @@ STUD_NINE_HANDED = json.dumps(
     {
         "type": "create_tournament",
         "id": "t-1",
-        "tournament": "stud",
+        "tournament": "main",
         "name": "Stud",
         "structure": {
             "game": "7S",

@@ -18,6 +18,7 @@ from protocol.tournament import (
     Register,
     SeatPlayer,
     StartClock,
+    Structure,
     TournamentCommand,
     Unregister,
     decode_structure,
@@ -64,7 +65,8 @@ DRAW_LEVEL = {"blinds": [50, 100], "minutes": 10, "game": "27TD"}
 @pytest.mark.parametrize(
     ("changes", "field", "game", "most"),
     [
-        ({"game": "7S", "levels": [STUD_LEVEL]}, "table_size", "7S", 8),
+        ({"game": "7S", "levels": [STUD_LEVEL], "late_registration_until": 1}, "table_size",
+         "7S", 8),
         ({"levels": [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "STUD"}]}, "table_size", "7S", 8),
         ({"levels": [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "RAZZ"}]}, "table_size", "RAZZ", 8),
         ({"levels": [HOLDEM_LEVEL, DRAW_LEVEL], "table_size": 10}, "table_size", "27TD", 9),
@@ -85,6 +87,18 @@ def test_a_table_seats_no_more_hands_than_a_deck_deals_in_the_structures_games(
     message = _decode_error(structure(**changes))
     assert f"{game} deals at most {most} hands" in message
     assert message.endswith(f"at `$.structure.{field}`")
+
+
+def test_a_structure_stored_before_the_table_size_check_still_reads() -> None:
+    """The check is made when a structure is given (a tournament created, a file read), not
+    whenever one is decoded: a tournament stored with a nine-handed stud structure loads, its
+    final table capped at eight."""
+    levels = [HOLDEM_LEVEL, {**STUD_LEVEL, "game": "7S"}]
+    stored = msgspec.msgpack.encode(structure(levels=levels, table_size=9))
+    loaded = msgspec.msgpack.decode(stored, type=Structure)
+    assert (loaded.table_size, loaded.final_size) == (9, 8)
+    with pytest.raises(ProtocolError, match="7S deals at most 8 hands"):
+        decode_structure(msgspec.json.encode(structure(levels=levels, table_size=9)))
 
 
 def test_a_stud_structure_has_eight_handed_tables_and_final_table() -> None:
