@@ -100,7 +100,7 @@ from protocol.views import TableView
 from protocol.wire import Events, ServerMessage, Snapshot, TournamentEvents, TournamentSnapshot
 from server.engine import TableState, apply, evolve, new_table
 from server.engine.buttons import next_positions
-from server.engine.games import STUD_STREETS
+from server.engine.games import STUD, STUD_STREETS, streets
 
 DEALT_STREETS = frozenset({*STREET_CARDS, *STUD_STREETS})
 """The streets the dealer deals after a betting round: the flop games' and stud's."""
@@ -235,7 +235,14 @@ class DealerBot:
         self.cards.muck = [*view.muck, *(c for s in view.seats if s.folded for c in s.cards)]
         self.cards.hands = {s.seat: hands[s.seat] for s in view.seats if s.in_hand}
         self.started = None
-        self.drawing = view.draw_prompt.street if view.draw_prompt is not None else ""
+        self.drawing = ""
+        if view.draw_prompt is not None:
+            self.drawing = view.draw_prompt.street
+            # A card dealt in this draw already was burnt for: the next one is not (RP-25).
+            done = streets(view.game).index(self.drawing) - 1
+            self.cards.first_draw = not any(
+                len(s.draws) > done and s.draws[done] for s in view.seats
+            )
         self.between_hands = view.phase == "idle"
         self.to_show = sorted(s.seat for s in view.seats if s.in_hand and not s.shown)
         if self.between_hands:
@@ -347,12 +354,14 @@ class DealerBot:
                 seat = self.rng.choice(empty)
                 return AddPlayer(seat=seat, stack=20_000, name=self.rng.choice(NAMES))
         self.cards = Deck(self.rng)
-        self.started = self.cards.start(self.playing.next(), self._dealt_seats(seats))
+        game = self.playing.next()
+        self.started = self.cards.start(game, seats if game in STUD else self._dealt_seats(seats))
         return self.started
 
     def _dealt_seats(self, seats: list[int]) -> list[int]:
-        """Of the seats with chips, those the next hand is dealt to: the engine's answer from
-        the bot's picture of the table; after a resume, all but new players who may have to wait
+        """Of the seats with chips, those the next hand of a button game is dealt to (stud deals
+        every seat with chips: no button to wait for, RP-10): the engine's answer from the
+        bot's picture of the table; after a resume, all but new players who may have to wait
         for the button."""
         if self.table is not None:
             where = next_positions(self.table)

@@ -55,6 +55,6 @@ class GameInPlay:
             self.played += 1
 
     def level(self, e: LevelSet) -> None:
-        self.announced = e.game
+        self.announced = e.game or self.announced  # a level naming no game keeps the last one
         if e.rotation:
             self.rotation = [g.game for g in e.rotation]

@@ -13,11 +13,11 @@ import pytest
 from clients.bots import DealerBot, Style
 from clients.demo import LIVELY
 from protocol import ErrorEvent, FloorCall, Ruling, TableConfig
-from protocol.commands import Command, Deal, Draw, SetLevel, StartHand
+from protocol.commands import AddPlayer, Command, Deal, Draw, SetLevel, StartHand
 from protocol.events import Dealt, Drawn, Event, HandEnd, HandStart, RoundEnd
 from server.engine import TableState, apply, new_table
 from server.views import staff_view
-from tests.game_tables import CALLING, CHIPS, HORSE, TABLES
+from tests.game_tables import CALLING, CHIPS, HORSE, TABLES, stud
 
 Played = list[tuple[Command, list[Event]]]
 
@@ -199,3 +199,71 @@ def test_a_level_naming_the_next_game_is_dealt_from_the_next_hand() -> None:
         state, played = play(state, bot, 150)
         dealt += [e.game for e in events_of(played) if isinstance(e, HandStart) and e.game]
     assert dealt == ["7S", "27TD", "LHE"]
+
+
+def test_a_player_seated_between_stud_hands_is_dealt_in_by_a_bot_picked_up_from_a_view() -> None:
+    """Stud deals every seat with chips (no button to wait for, RP-10): a player seated between
+    hands is dealt the next hand. A bot that picked the table up from its view used the button
+    games' rule (a newcomer between the blinds and the button waits) and left the seat out: its
+    start_hand was refused (``up_cards_needed``) and the table waited for ever."""
+    config = stud("7S", players=6)
+    state, _ = play(new_table(config), DealerBot(config, 4, CALLING), 60)
+    late = DealerBot(config, 5, CALLING)
+    late.resume(staff_view(state))
+    hands = late.hands
+    while late.hands < hands + 2 or state.phase != "idle":  # a whole hand of its own seen
+        state, _ = play(state, late, 1)
+    for seat in (7, 8):
+        state, events = apply(state, AddPlayer(seat=seat, stack=50_000, name=f"New {seat}"))
+        for event in events:
+            late.see(event)
+    state, played = play(state, late, 200)
+    dealt = [e.dealt for e in events_of(played) if isinstance(e, HandStart)]
+    assert dealt and dealt[0] == list(range(1, 9))
+
+
+def test_a_second_level_naming_no_game_keeps_the_game_announced() -> None:
+    """A level names stud for the next hand; a second level during the same hand raises the
+    stud limits without naming a game: the next hand is still stud (the engine keeps the
+    announcement), and the bot deals it so."""
+    config = TableConfig(
+        game="LHE", blinds=(50, 100), seats=TABLES["mixed"].seats, button=1, chips=CHIPS
+    )
+    state, bot = new_table(config), DealerBot(config, 8, CALLING)
+    state, _ = play(state, bot, 5)
+    for level in (
+        SetLevel(blinds=(0, 0), ante=25, bring_in=25, min_bet=100, game="7S"),
+        SetLevel(blinds=(0, 0), ante=50, bring_in=50, min_bet=200),
+    ):
+        state, events = apply(state, level)
+        assert not isinstance(events[0], ErrorEvent), events
+        for event in events:
+            bot.see(event)
+    state, played = play(state, bot, 150)
+    assert [e.game for e in events_of(played) if isinstance(e, HandStart) and e.game] == ["7S"]
+
+
+@pytest.mark.parametrize("game", ["27TD", "BADUGI"])
+def test_a_bot_picking_up_a_draw_after_a_card_was_dealt_in_it_burns_no_second_card(
+    game: str,
+) -> None:
+    """Picked up mid-draw after a seat drew cards (the draw's burn made), the bot burns no
+    second card: after its next draw its stub holds what the engine counts (RP-25)."""
+    config = TABLES[game]
+    state, bot = new_table(config), DealerBot(config, 2, CALLING)
+    for _ in range(3_000):
+        command = bot.pending
+        assert command is not None
+        state, events = apply(state, command)
+        for event in events:
+            bot.see(event)
+        drew = [e for e in events if isinstance(e, Drawn) and e.count]
+        if drew and state.phase == "draw" and not drew[0].rules:
+            break
+    late = DealerBot(config, 3, CALLING)
+    late.resume(staff_view(state))
+    command = late.pending
+    assert isinstance(command, Draw)
+    state, events = apply(state, command)
+    drawn = next(e for e in events if isinstance(e, Drawn))
+    assert len(late.cards.stub) == drawn.stub

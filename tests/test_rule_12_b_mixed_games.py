@@ -272,3 +272,30 @@ def test_37_c_a_misdeal_on_a_games_first_hand_deals_the_same_game_again() -> Non
     hands = starts(events)
     assert [h["redeal"] for h in hands] == [False] * 4 + [True] + [False] * 3
     assert [h["game"] for h in hands][3:] == ["7S", "7S", "", "", "27TD"]
+
+
+def test_37_c_a_misdeal_re_deals_the_hand_s_own_game_not_the_one_announced_during_it() -> None:
+    """A level naming the next game is announced during a hold'em hand, which is then misdealt:
+    the re-deal is the same hand (37-C) — hold'em, two cards, at the hand's level — and the
+    announced game starts with the hand after it (25). Before the fix the re-deal dealt the
+    announced game (stud: refused for want of up-cards; Omaha: refused two-card hands)."""
+    plo = {"type": "level", "blinds": [50, 100], "game": "PLO"}
+    for announced, game, next_hand in (
+        ({**STUD, "game": "7S"}, "7S", {"type": "start_hand", "up": UP}),
+        (plo, "PLO", {"type": "start_hand"}),
+    ):
+        events = play(
+            lhe(),
+            [
+                {"type": "start_hand", "cards": {"3": ["As", "Kd"]}},
+                announced,
+                {"type": "misdeal", "cards": {"3": ["As", "Kd"]}},
+                *folded_round(4),
+                next_hand,
+            ],
+        )
+        assert not of_type(events, "error"), of_type(events, "error")
+        first, again, after = starts(events)
+        assert again["redeal"] and again["game"] == "" and again["cards"] == {3: ["As", "Kd"]}
+        assert again["blinds"] == first["blinds"] == [50, 100]
+        assert after["game"] == game

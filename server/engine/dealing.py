@@ -7,6 +7,8 @@ re-deals a misdealt hand exactly as it was.
 
 from __future__ import annotations
 
+import dataclasses
+
 from protocol.commands import Deal, StartHand
 from protocol.config import MOST_HANDS, Level
 from protocol.events import Dealt, HandStart, Irregular, Post
@@ -29,13 +31,21 @@ from server.engine.unseen import check_deal
 
 
 def start_hand(
-    t: TableState, cmd: StartHand, emit: Emit, redeal: bool = False, level: Level | None = None
+    t: TableState,
+    cmd: StartHand,
+    emit: Emit,
+    redeal: bool = False,
+    level: Level | None = None,
+    game: str | None = None,
 ) -> Move:
     """Deal a hand: button and blinds (34-36), posts (RP-11), the penalised seats' kills (74-C).
 
-    A re-deal after a misdeal is the same hand at the same level (37-C). A mixed event's game
-    announced for this hand is dealt from it (25)."""
+    A re-deal after a misdeal is the same hand at the same level and game (37-C), whatever a
+    level announced during it. A mixed event's game announced for this hand is dealt from it
+    (25)."""
     nxt = mixed.next_game(t)
+    if game is not None:
+        nxt = dataclasses.replace(nxt, game=game)
     game = nxt.game
     if game in STUD:
         return _start_stud(t, cmd, emit, nxt, redeal, level)

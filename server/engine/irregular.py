@@ -38,7 +38,7 @@ def misdeal(
             "substantial action has happened: no misdeal; the hand continues",
             code="after_sa",
         )
-    level = t.level
+    level, game = t.level, t.game
     emit(
         Misdealt(
             hand=t.hand,
@@ -49,8 +49,9 @@ def misdeal(
             " with the same button, level and players (37-C)",
         )
     )
-    # 37-C: the re-deal keeps the hand's own level, whatever was announced since (25).
-    return start_hand(t, StartHand(cards=cmd.cards, up=cmd.up), emit, redeal=True, level=level)
+    # 37-C: the re-deal keeps the hand's own level and game, whatever was announced since (25).
+    again = StartHand(cards=cmd.cards, up=cmd.up)
+    return start_hand(t, again, emit, redeal=True, level=level, game=game)
 
 
 def fouled_deck(t: TableState, cmd: FouledDeck, emit: Emit) -> None:
