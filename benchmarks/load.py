@@ -121,7 +121,7 @@ from loadgen.report import PhaseCpu, TargetRun, analyse, report
 from loadgen.stations import Records, decode_reply, encode, spec_phases, worker
 from websockets.asyncio.client import connect
 
-from protocol.config import Game
+from protocol.config import MOST_HANDS, Game
 from protocol.wire import CreateTable, CreateTournament, Hello
 from server import loop
 from server.tokens import Claims, issue
@@ -557,6 +557,9 @@ def main() -> None:
     args.redis = args.redis.split(",")
     if not set(args.redis) <= set(KINDS):
         parser.error(f"--redis takes {', '.join(KINDS)}")
+    if args.seats > MOST_HANDS.get(args.game, 10):
+        most = MOST_HANDS[args.game]
+        parser.error(f"{args.game} deals at most {most} hands: --seats {args.seats}")
     args.tables = args.tables or (200 if args.quick else 1000)
     args.rate = args.rate or (100.0 if args.quick else 500.0)
     if args.displays_per_table:

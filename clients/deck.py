@@ -51,7 +51,8 @@ class Deck:
         nothing the engine checks: it knows no burnt card, and a short stud stub calls for a
         community card by the stub and the burns together (RP-10-H)."""
         self.rng = rng
-        self.stub = [card for card in DECK if card not in set(seen)]
+        gone = set(seen)
+        self.stub = [card for card in DECK if card not in gone]
         rng.shuffle(self.stub)
         self.burns: list[str] = []
         if 0 < stub < len(self.stub):

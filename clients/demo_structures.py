@@ -24,6 +24,7 @@ import msgspec
 
 from protocol.config import STUD, Game
 from protocol.tournament import Structure
+from server.engine.games import DRAW, FIXED_LIMIT
 
 NAME = "Tablewire demo"
 SHEET = (50, 100, 150, None, 200, 400, 600, 1_000, 2_000, 3_000, 4_000, 6_000, 10_000)
@@ -33,8 +34,6 @@ MIXES: dict[str, tuple[Game, ...]] = {
     "HORSE": ("LHE", "LO8", "RAZZ", "7S", "7S8"),
     "8GAME": ("27TD", "LHE", "LO8", "RAZZ", "7S", "7S8", "NLHE", "PLO"),
 }
-LIMIT: frozenset[str] = frozenset({"LHE", "LO8", "27TD", "BADUGI"})
-DRAW: frozenset[str] = frozenset({"27TD", "27SD", "BADUGI"})
 GAMES: tuple[str, ...] = (*Game.__args__, *MIXES)  # type: ignore[attr-defined]
 """Every name ``--game`` takes: a table's game, or a mix."""
 
@@ -53,7 +52,7 @@ def _level(game: Game, big: int, number: int, chip: int, mixed: bool) -> dict[st
         bring_in = _up(big / 4, chip)
         return {**level, "blinds": [0, 0], "ante": bring_in, "bring_in": bring_in, "min_bet": big}
     level["blinds"] = [big // 2, big]
-    if game not in LIMIT and number >= 3:
+    if game not in FIXED_LIMIT and number >= 3:
         level.update(ante=big, bba=True)
     return level
 

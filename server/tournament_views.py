@@ -31,7 +31,7 @@ def _level(structure: Structure, index: int, number: int) -> LevelView:
         bba=step.bba,
         minutes=step.minutes,
         hands=step.hands,
-        game=table_game(step.game) if step.game else structure.game,
+        game=table_game(structure.game_at(index)),
         bring_in=level.bring_in,
         min_bet=level.min_bet,
     )

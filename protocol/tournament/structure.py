@@ -162,7 +162,8 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     the table with the fewest players, the last opened on a tie."""
     final_table: Players = 0
     """Players at the final table; 0: by RP-9 (9 for 8- and 9-handed tables, 7 for 6- and
-    7-handed, else the table size)."""
+    7-handed, else the table size), never more than a deck deals in the structure's games
+    (eight with stud, :attr:`most_hands`)."""
     final_button: Literal["high_card", "big_blind"] = "high_card"
     """The final table's first button (RP-9): a high-card draw, or where it keeps the big
     blind's continuity (the player next to be the big blind at the largest table posts it)."""

@@ -202,7 +202,12 @@ def _start_stud(
     stud_exposed.check_first_deal(game, cmd.exposed, dealt)
     for seat, down in cmd.cards.items():
         if len(down) != 2:
-            raise Illegal("", f"seat {seat}: stud deals two down-cards on third street")
+            raise Illegal(
+                "",
+                f"seat {seat}: stud deals two down-cards on third street, not {len(down)}; a seat"
+                " dealt too few or too many is reported as an irregularity (37-A-5, 39, 40)",
+                code="hand_size",
+            )
     check_deal(cmd.cards, cmd.up)
     posts: list[Post] = []
     for n in dealt:
