@@ -355,17 +355,18 @@ class DealerBot:
                 return AddPlayer(seat=seat, stack=20_000, name=self.rng.choice(NAMES))
         self.cards = Deck(self.rng)
         game = self.playing.next()
-        self.started = self.cards.start(game, seats if game in STUD else self._dealt_seats(seats))
+        self.started = self.cards.start(game, self._dealt_seats(seats, game))
         return self.started
 
-    def _dealt_seats(self, seats: list[int]) -> list[int]:
-        """Of the seats with chips, those the next hand of a button game is dealt to (stud deals
-        every seat with chips: no button to wait for, RP-10): the engine's answer from the
-        bot's picture of the table; after a resume, all but new players who may have to wait
-        for the button."""
+    def _dealt_seats(self, seats: list[int], game: str) -> list[int]:
+        """Of the seats with chips, those the next hand is dealt to: the engine's answer from
+        the bot's picture of the table; after a resume, every one in stud (no button to wait
+        for, RP-10), else all but new players who may have to wait for the button."""
         if self.table is not None:
             where = next_positions(self.table)
             return list(where.dealt) if where is not None else seats
+        if game in STUD:
+            return seats
         return [n for n in seats if n not in self.waiting or self._dealt_in(n)]
 
     def _dealt_in(self, seat: int) -> bool:
